@@ -1,0 +1,61 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "opsview",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "OpsEngine", targets: ["OpsEngine"]),
+    .executable(name: "opsview", targets: ["opsview"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing.git", from: "1.19.7"),
+    .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+  ],
+  targets: [
+    // Room 1: the operation engine. No terminal code.
+    .target(name: "OpsEngine", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+    // Room 2: the scenario format, loader and built-in catalogue (embedded by a build plugin).
+    .target(
+      name: "OpsScenarios",
+      dependencies: ["OpsEngine", .product(name: "Yams", package: "Yams")],
+      plugins: ["EmbedScenariosPlugin"]
+    ),
+    .executableTarget(name: "ScenarioEmbedder"),
+    .plugin(name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
+    // Room 3: the board model (a fold of events), layout and rendering into cells. No curses.
+    .target(name: "OpsBoard", dependencies: ["OpsEngine"]),
+    // Room 4: the only code that touches ncursesw.
+    // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
+    .systemLibrary(name: "CNCursesW"),
+    .target(name: "OpsTerminal", dependencies: ["OpsBoard", "CNCursesW"]),
+    // Room 5: the command line.
+    .executableTarget(
+      name: "opsview",
+      dependencies: [
+        "OpsEngine", "OpsScenarios", "OpsBoard", "OpsTerminal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput, frame rendering.
+    .executableTarget(name: "opsview-bench", dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard"]),
+    .testTarget(
+      name: "OpsEngineTests",
+      dependencies: ["OpsEngine", .product(name: "PropertyBased", package: "swift-property-based")]
+    ),
+    .testTarget(name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine"], resources: [.copy("Malformed")]),
+    .testTarget(
+      name: "OpsBoardTests",
+      dependencies: [
+        "OpsBoard", "OpsScenarios", "OpsEngine",
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ],
+      exclude: ["__Snapshots__"]
+    ),
+    .testTarget(name: "EndToEndTests", dependencies: ["opsview"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

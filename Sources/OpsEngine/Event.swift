@@ -1,0 +1,89 @@
+/// One change in the engine. Sequence numbers start at 1 and are gap-free; time is in seconds
+/// (virtual seconds on the virtual runtime, seconds since start on the live runtime).
+public struct Event: Sendable, Equatable {
+  public let seq: Int
+  public let time: Double
+  public let kind: EventKind
+
+  public init(seq: Int, time: Double, kind: EventKind) {
+    self.seq = seq
+    self.time = time
+    self.kind = kind
+  }
+}
+
+/// The event contract shared by the board, traces and tests. `type` and field names are the JSON keys.
+public enum EventKind: Sendable, Equatable {
+  case queueAdded(queue: String, maxConcurrent: Int?, suspended: Bool, qos: QualityOfService)
+  case queueSuspended(queue: String)
+  case queueResumed(queue: String)
+  case queueMaxConcurrent(queue: String, value: Int?)
+  case operationAdded(
+    operation: String, queue: String, priority: QueuePriority, qos: QualityOfService,
+    kind: OperationKind, dependencies: [String], conditions: [String], work: Double?)
+  case dependencyAdded(operation: String, dependency: String)
+  case state(operation: String, from: OperationState, to: OperationState)
+  case conditionStarted(operation: String, condition: String)
+  case conditionResult(operation: String, condition: String, result: ConditionResult, error: String?)
+  case exclusivityWaiting(operation: String, category: String, holder: String)
+  case exclusivityAcquired(operation: String, category: String)
+  case exclusivityReleased(operation: String, category: String)
+  case cancelled(operation: String, errors: [String], cause: CancelCause)
+  case cancelTooLate(operation: String)
+  case didStart(operation: String)
+  case didProduce(operation: String, produced: String)
+  case willFinish(operation: String, errors: [String], cancelled: Bool)
+  case didFinish(operation: String, errors: [String], cancelled: Bool)
+  case completion(operation: String)
+  case cycleDetected(operations: [String])
+  case command(command: String, target: String, value: String?, source: CommandSource)
+
+  public var type: String {
+    switch self {
+    case .queueAdded: "queueAdded"
+    case .queueSuspended: "queueSuspended"
+    case .queueResumed: "queueResumed"
+    case .queueMaxConcurrent: "queueMaxConcurrent"
+    case .operationAdded: "operationAdded"
+    case .dependencyAdded: "dependencyAdded"
+    case .state: "state"
+    case .conditionStarted: "conditionStarted"
+    case .conditionResult: "conditionResult"
+    case .exclusivityWaiting: "exclusivityWaiting"
+    case .exclusivityAcquired: "exclusivityAcquired"
+    case .exclusivityReleased: "exclusivityReleased"
+    case .cancelled: "cancelled"
+    case .cancelTooLate: "cancelTooLate"
+    case .didStart: "didStart"
+    case .didProduce: "didProduce"
+    case .willFinish: "willFinish"
+    case .didFinish: "didFinish"
+    case .completion: "completion"
+    case .cycleDetected: "cycleDetected"
+    case .command: "command"
+    }
+  }
+
+  /// The operation the event is about, if any.
+  public var operation: String? {
+    switch self {
+    case .operationAdded(let o, _, _, _, _, _, _, _), .dependencyAdded(let o, _), .state(let o, _, _),
+      .conditionStarted(let o, _), .conditionResult(let o, _, _, _), .exclusivityWaiting(let o, _, _),
+      .exclusivityAcquired(let o, _), .exclusivityReleased(let o, _), .cancelled(let o, _, _),
+      .cancelTooLate(let o), .didStart(let o), .didProduce(let o, _), .willFinish(let o, _, _),
+      .didFinish(let o, _, _), .completion(let o):
+      o
+    default: nil
+    }
+  }
+
+  /// The queue the event is about, if any.
+  public var queue: String? {
+    switch self {
+    case .queueAdded(let q, _, _, _), .queueSuspended(let q), .queueResumed(let q), .queueMaxConcurrent(let q, _),
+      .operationAdded(_, let q, _, _, _, _, _, _):
+      q
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import HeapModule
+
+/// The deterministic runtime: a discrete-event simulation on a virtual clock. Time moves only when the
+/// driver says so (`step`, `advance(by:)`, `run`). The same input always gives the same event stream.
+public final class VirtualRuntime {
+  enum Action {
+    case enqueue(op: Int, queue: Int)
+    case command(Command, CommandSource)
+    case workDone(op: Int)
+    case cancelCheck(op: Int)
+    case produce(op: Int, name: String)
+    case conditionDone(op: Int, index: Int)
+    case timer(EngineTimer)
+  }
+
+  struct Entry: Comparable {
+    let time: Int64
+    let order: Int
+    let action: Action
+    static func < (a: Entry, b: Entry) -> Bool { (a.time, a.order) < (b.time, b.order) }
+    static func == (a: Entry, b: Entry) -> Bool { a.time == b.time && a.order == b.order }
+  }
+
+  private var core: EngineCore!
+  private var agenda = Heap<Entry>()
+  private var scheduled = 0
+  private var clock: Int64 = 0
+  private var startedAt: [Int: Int64] = [:]
+  private var subscribers: [(Event) -> Void] = []
+  /// Every event so far, in order (kept when `recording` is true).
+  public private(set) var events: [Event] = []
+  public let recording: Bool
+
+  public init(recording: Bool = true) {
+    self.recording = recording
+    core = EngineCore(host: self)
+    core.sink = { [unowned self] event in
+      if recording { events.append(event) }
+      for s in subscribers { s(event) }
+    }
+  }
+
+  /// Receives every event, in order, synchronously as it happens.
+  public func subscribe(_ handler: @escaping (Event) -> Void) { subscribers.append(handler) }
+
+  /// The virtual clock, in seconds.
+  public var now: Double { Double(clock) / 1_000_000 }
+  /// The number of events published so far.
+  public var eventCount: Int { core.seq }
+  /// When the next scheduled thing happens, or nil when nothing more will ever happen.
+  public var nextTime: Double? { agenda.min.map { Double($0.time) / 1_000_000 } }
+  public var isIdle: Bool { agenda.isEmpty }
+
+  static func micros(_ seconds: Double) -> Int64 { Int64((seconds * 1_000_000).rounded()) }
+
+  private func push(_ action: Action, at time: Int64) {
+    scheduled += 1
+    agenda.insert(Entry(time: max(time, clock), order: scheduled, action: action))
+  }
+
+  // MARK: - Building
+
+  public func addQueue(_ spec: QueueSpec) throws { try core.addQueue(spec) }
+
+  /// Declares operations (in `initialized`); dependencies may name any of them, in any order.
+  public func addOperations(_ specs: [OperationSpec]) throws {
+    let created = try specs.map { try core.createOperation($0) }
+    for op in created { try core.resolveDeclaredDependencies(op) }
+  }
+
+  public func addOperation(_ spec: OperationSpec) throws { try addOperations([spec]) }
+
+  /// Adds a declared operation to a queue now, or at a later virtual time.
+  public func enqueue(_ operation: String, on queue: String, at time: Double? = nil) throws {
+    guard let op = core.operation(named: operation) else { throw EngineError.unknownOperation(operation) }
+    guard let q = core.queue(named: queue) else { throw EngineError.unknownQueue(queue) }
+    if let t = time, Self.micros(t) > clock {
+      push(.enqueue(op: op.id, queue: q.id), at: Self.micros(t))
+    } else {
+      try core.enqueue(op, on: q)
+    }
+  }
+
+  /// Adds a dependency after declaration (reported as `dependencyAdded` if the operation is on a queue).
+  public func addDependency(_ operation: String, on dependency: String) throws {
+    guard let op = core.operation(named: operation) else { throw EngineError.unknownOperation(operation) }
+    guard let dep = core.operation(named: dependency) else { throw EngineError.unknownOperation(dependency) }
+    core.addDependency(op, on: dep)
+    core.settle()
+  }
+
+  // MARK: - Commands
+
+  /// Applies a command now.
+  @discardableResult
+  public func perform(_ command: Command, source: CommandSource = .api) -> CommandOutcome {
+    core.perform(command, source: source)
+  }
+
+  /// Schedules a command (a scenario action) at a virtual time.
+  public func schedule(_ command: Command, at time: Double, source: CommandSource = .action) {
+    push(.command(command, source), at: Self.micros(time))
+  }
+
+  // MARK: - Driving the clock
+
+  /// Handles the next scheduled happening (which may publish several events). False when idle.
+  @discardableResult
+  public func step() -> Bool {
+    guard let entry = agenda.popMin() else { return false }
+    clock = max(clock, entry.time)
+    handle(entry.action)
+    return true
+  }
+
+  /// Moves the clock forward by `seconds`, handling everything due on the way.
+  public func advance(by seconds: Double) {
+    let target = clock + Self.micros(seconds)
+    while let next = agenda.min, next.time <= target { step() }
+    clock = max(clock, target)
+  }
+
+  /// Runs until nothing more is scheduled (or until `limit` seconds). A deadlock simply stops.
+  public func run(until limit: Double? = nil) {
+    let cap = limit.map(Self.micros)
+    while let next = agenda.min {
+      if let c = cap, next.time > c { break }
+      step()
+    }
+    if let c = cap, c > clock, agenda.isEmpty == false { clock = c }
+  }
+
+  private func handle(_ action: Action) {
+    switch action {
+    case .enqueue(let op, let q):
+      try? core.enqueue(core.ops[op], on: core.queues[q])
+    case .command(let c, let source):
+      _ = core.perform(c, source: source)
+    case .workDone(let id):
+      let op = core.ops[id]
+      core.workFinished(op, errors: op.spec.work.fails.map { [$0] } ?? [])
+    case .cancelCheck(let id):
+      core.workFinished(core.ops[id], errors: [])
+    case .produce(let id, let name):
+      core.produce(core.ops[id], name)
+    case .conditionDone(let id, let i):
+      let op = core.ops[id]
+      if case .scripted(let result, let error) = op.spec.conditions[i].check {
+        core.conditionEvaluated(op, index: i, result: result, error: error)
+      } else {
+        core.conditionEvaluated(op, index: i, result: .satisfied, error: nil)
+      }
+    case .timer(let t):
+      core.fire(t)
+    }
+  }
+
+  // MARK: - Queries
+
+  public func state(of operation: String) -> OperationState? { core.operation(named: operation)?.state }
+  public func isCancelled(_ operation: String) -> Bool { core.operation(named: operation)?.cancelled ?? false }
+  public func errors(of operation: String) -> [String] { core.operation(named: operation)?.errors ?? [] }
+  public func flags(of operation: String) -> OperationFlags? {
+    core.operation(named: operation).map { OperationFlags(state: $0.state, cancelled: $0.cancelled) }
+  }
+  /// Foundation's `operationCount`: operations in the queue that have not finished.
+  public func operationCount(of queue: String) -> Int { core.queue(named: queue)?.members.count ?? 0 }
+  public func executingCount(of queue: String) -> Int { core.queue(named: queue)?.executing ?? 0 }
+}
+
+extension VirtualRuntime: EngineHost {
+  func execute(_ op: OperationRecord) {
+    let w = op.spec.work
+    startedAt[op.id] = clock
+    for p in w.produces { push(.produce(op: op.id, name: p.operation), at: clock + Self.micros(p.at)) }
+    guard op.spec.kind != .group, w.finishes else { return }
+    push(.workDone(op: op.id), at: clock + Self.micros(w.effectiveDuration))
+  }
+
+  func evaluate(_ op: OperationRecord, condition index: Int) {
+    push(.conditionDone(op: op.id, index: index), at: clock + Self.micros(op.spec.conditions[index].evaluate))
+  }
+
+  func cancelExecuting(_ op: OperationRecord) {
+    // Cooperative work notices the flag at its next check, counted from when it started.
+    let start = startedAt[op.id] ?? clock
+    let every = max(Self.micros(op.spec.work.checkEvery), 1)
+    let check = start + ((clock - start) / every + 1) * every
+    if op.spec.work.finishes && check >= start + Self.micros(op.spec.work.effectiveDuration) { return }
+    push(.cancelCheck(op: op.id), at: check)
+  }
+
+  func schedule(after seconds: Double, _ timer: EngineTimer) {
+    push(.timer(timer), at: clock + Self.micros(seconds))
+  }
+}
