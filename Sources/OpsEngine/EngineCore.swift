@@ -43,8 +43,15 @@ final class EngineCore {
   private var locks: [String: CategoryLock] = [:]
   private var reportedCycles = Set<[String]>()
   private var enqueueCounter = 0
-  /// Queues whose scheduling must be re-run before control returns to the runtime.
-  private var dirty: [Int] = []
+  /// Scheduling work to do before control returns to the runtime, in Foundation's order.
+  private enum Work {
+    /// Re-run a queue's scheduling (an operation in it became ready, or it was resumed/widened).
+    case schedule(queue: Int)
+    /// A finished operation gives its slot back, then its queue schedules.
+    case release(queue: Int)
+  }
+  private var work: [Work] = []
+  private var workHead = 0
   private var dirtySet = Set<Int>()
   private var settling = false
 
@@ -68,7 +75,9 @@ final class EngineCore {
     let q = QueueRecord(id: queues.count, spec: spec)
     queues.append(q)
     queueByName[spec.name] = q.id
-    emit(.queueAdded(queue: q.name, maxConcurrent: q.maxConcurrent, suspended: q.suspended, qos: q.qos))
+    emit(
+      .queueAdded(queue: q.name, maxConcurrent: q.maxConcurrent, suspended: q.suspended, qos: q.qos)
+    )
     return q
   }
 
@@ -123,7 +132,9 @@ final class EngineCore {
     // its own dependencies, before its conditions are evaluated.
     var produced: [OperationRecord] = []
     for c in op.spec.conditions where !c.silent {
-      guard let name = c.dependency, let dep = operation(named: name), !dep.isEnqueued else { continue }
+      guard let name = c.dependency, let dep = operation(named: name), !dep.isEnqueued else {
+        continue
+      }
       for d in op.dependencies where d != dep.id { link(dep, dependsOn: ops[d]) }
       link(op, dependsOn: dep)
       produced.append(dep)
@@ -133,11 +144,13 @@ final class EngineCore {
     enqueueCounter += 1
     op.order = enqueueCounter
     // Foundation derives a priority from the operation's QoS only on a non-serial queue.
-    op.priority = op.spec.priority ?? (queue.maxConcurrent == 1 ? .normal : op.spec.qos.derivedPriority)
+    op.priority =
+      op.spec.priority ?? (queue.maxConcurrent == 1 ? .normal : op.spec.qos.derivedPriority)
     queue.members.insert(op.id)
     emit(
       .operationAdded(
-        operation: op.name, queue: queue.name, priority: op.priority, qos: op.spec.qos, kind: op.spec.kind,
+        operation: op.name, queue: queue.name, priority: op.priority, qos: op.spec.qos,
+        kind: op.spec.kind,
         dependencies: op.dependencies.map { ops[$0].name }, conditions: conditionLabels(op),
         work: op.spec.kind == .group ? nil : op.spec.work.effectiveDuration))
     transition(op, to: .pending)
@@ -202,7 +215,9 @@ final class EngineCore {
       makeReady(op)
     } else if queues[qid].suspended {
       // Condition evaluation waits for the queue to resume.
-      if !queues[qid].awaitingEvaluation.contains(op.id) { queues[qid].awaitingEvaluation.append(op.id) }
+      if !queues[qid].awaitingEvaluation.contains(op.id) {
+        queues[qid].awaitingEvaluation.append(op.id)
+      }
     } else {
       startEvaluation(op)
     }
@@ -218,7 +233,9 @@ final class EngineCore {
   }
 
   /// A condition's evaluation is over. `result` is the scripted/closure result before negation.
-  func conditionEvaluated(_ op: OperationRecord, index: Int, result: ConditionResult, error: String?) {
+  func conditionEvaluated(
+    _ op: OperationRecord, index: Int, result: ConditionResult, error: String?
+  ) {
     guard op.state == .evaluatingConditions, !op.cancelled else { return }
     let c = op.spec.conditions[index]
     var outcome = result
@@ -228,11 +245,14 @@ final class EngineCore {
     case .noFailedDependencies:
       let failed = op.dependencies.map { ops[$0] }.filter { !$0.errors.isEmpty && !$0.cancelled }
       outcome = failed.isEmpty ? .satisfied : .failed
-      message = failed.isEmpty ? nil : "dependency \(failed.map(\.name).joined(separator: ", ")) failed"
+      message =
+        failed.isEmpty ? nil : "dependency \(failed.map(\.name).joined(separator: ", ")) failed"
     case .noCancelledDependencies:
       let cancelled = op.dependencies.map { ops[$0] }.filter(\.cancelled)
       outcome = cancelled.isEmpty ? .satisfied : .failed
-      message = cancelled.isEmpty ? nil : "dependency \(cancelled.map(\.name).joined(separator: ", ")) was cancelled"
+      message =
+        cancelled.isEmpty
+        ? nil : "dependency \(cancelled.map(\.name).joined(separator: ", ")) was cancelled"
     }
     if c.negated {
       outcome = outcome == .satisfied ? .failed : .satisfied
@@ -260,12 +280,14 @@ final class EngineCore {
     markDirty(q.id)
   }
 
-  private func priorityIndex(_ p: QueuePriority) -> Int { QueuePriority.allCases.firstIndex(of: p)! }
+  private func priorityIndex(_ p: QueuePriority) -> Int {
+    QueuePriority.allCases.firstIndex(of: p)!
+  }
 
   // MARK: - Starting
 
   private func markDirty(_ qid: Int) {
-    if dirtySet.insert(qid).inserted { dirty.append(qid) }
+    if dirtySet.insert(qid).inserted { work.append(.schedule(queue: qid)) }
   }
 
   /// Runs queue scheduling until nothing more can start. Reentrancy-safe: nested calls return at once.
@@ -273,12 +295,22 @@ final class EngineCore {
     guard !settling else { return }
     settling = true
     defer { settling = false }
-    while !dirty.isEmpty {
-      let qid = dirty.removeFirst()
-      dirtySet.remove(qid)
-      let started = schedule(queues[qid])
-      for op in started { begin(op) }
+    while workHead < work.count {
+      let item = work[workHead]
+      workHead += 1
+      let q: QueueRecord
+      switch item {
+      case .schedule(let qid):
+        dirtySet.remove(qid)
+        q = queues[qid]
+      case .release(let qid):
+        q = queues[qid]
+        q.executing -= 1
+      }
+      for op in schedule(q) { begin(op) }
     }
+    work.removeAll(keepingCapacity: true)
+    workHead = 0
   }
 
   /// Foundation's `_schedule`: priorities from veryHigh to veryLow, FIFO within each, until no slot is left.
@@ -376,7 +408,8 @@ final class EngineCore {
   // MARK: - Groups
 
   private func startGroup(_ group: OperationRecord) {
-    let inner = try! addQueue(QueueSpec(name: "\(group.name).children", qos: queues[group.queue!].qos))
+    let inner = try! addQueue(
+      QueueSpec(name: "\(group.name).children", qos: queues[group.queue!].qos))
     group.innerQueue = inner.id
     for name in group.spec.children {
       guard let child = operation(named: name), !child.isEnqueued else { continue }
@@ -391,7 +424,9 @@ final class EngineCore {
 
   /// An executing operation adds a new operation to its queue (a group's children go to its inner queue).
   func produce(_ op: OperationRecord, _ name: String) {
-    guard op.state == .executing, let produced = operation(named: name), !produced.isEnqueued else { return }
+    guard op.state == .executing, let produced = operation(named: name), !produced.isEnqueued else {
+      return
+    }
     emit(.didProduce(operation: op.name, produced: name))
     let target: QueueRecord
     if op.spec.kind == .group, let inner = op.innerQueue {
@@ -426,19 +461,19 @@ final class EngineCore {
     transition(op, to: .finished)
     emit(.didFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
     releaseLocks(op)
-    if let qid = op.queue {
-      let q = queues[qid]
-      q.members.remove(op.id)
-      if op.tookSlot { q.executing -= 1 }
-      markDirty(qid)
-    }
-    // Foundation: dependents are released first, then the completion block runs asynchronously.
+    // Foundation's order: dependents become ready and their queues schedule while the finished operation
+    // still holds its slot; then the completion block is dispatched; then its queue takes the slot back
+    // and schedules.
     for d in op.dependents {
       let dep = ops[d]
       dep.unfinishedDependencies -= 1
       if dep.state == .pending { considerPending(dep) }
     }
     if op.spec.completion { host.schedule(after: 0, .completion(op: op.id)) }
+    if let qid = op.queue {
+      queues[qid].members.remove(op.id)
+      if op.tookSlot { work.append(.release(queue: qid)) } else { markDirty(qid) }
+    }
     if let p = op.parent {
       let group = ops[p]
       group.childErrors += op.errors.map { "\(op.name): \($0)" }
@@ -455,7 +490,8 @@ final class EngineCore {
     case .timeout(let id):
       let op = ops[id]
       guard op.state == .executing, !op.cancelled else { return }
-      _ = cancel(op, errors: ["timed out after \(formatSeconds(op.spec.timeout ?? 0))s"], cause: .timeout)
+      _ = cancel(
+        op, errors: ["timed out after \(formatSeconds(op.spec.timeout ?? 0))s"], cause: .timeout)
     case .completion(let id):
       emit(.completion(operation: ops[id].name))
     }
@@ -516,16 +552,24 @@ final class EngineCore {
   /// emitted before its effects so cause and effect stand side by side.
   func perform(_ command: Command, source: CommandSource) -> CommandOutcome {
     let cause: CancelCause = source == .action ? .action : .command
-    let record = { self.emit(.command(command: command.name, target: command.target, value: command.value, source: source)) }
+    let record = {
+      self.emit(
+        .command(
+          command: command.name, target: command.target, value: command.value, source: source))
+    }
     switch command {
     case .cancel(let name):
-      guard let op = operation(named: name) else { return .rejected("no operation named '\(name)'") }
+      guard let op = operation(named: name) else {
+        return .rejected("no operation named '\(name)'")
+      }
       if op.cancelled && op.state < .finishing { return .rejected("\(name) is already cancelled") }
       record()
       return cancel(op, cause: cause)
     case .cancelAll(let qn):
       guard let q = queue(named: qn) else { return .rejected("no queue named '\(qn)'") }
-      let targets = q.members.sorted().map { ops[$0] }.filter { !$0.cancelled && $0.state < .finishing }
+      let targets = q.members.sorted().map { ops[$0] }.filter {
+        !$0.cancelled && $0.state < .finishing
+      }
       guard !targets.isEmpty else { return .rejected("\(qn) has no operation left to cancel") }
       record()
       for op in targets { _ = cancel(op, cause: cause) }

@@ -24,7 +24,8 @@ public enum EventKind: Sendable, Equatable {
   case dependencyAdded(operation: String, dependency: String)
   case state(operation: String, from: OperationState, to: OperationState)
   case conditionStarted(operation: String, condition: String)
-  case conditionResult(operation: String, condition: String, result: ConditionResult, error: String?)
+  case conditionResult(
+    operation: String, condition: String, result: ConditionResult, error: String?)
   case exclusivityWaiting(operation: String, category: String, holder: String)
   case exclusivityAcquired(operation: String, category: String)
   case exclusivityReleased(operation: String, category: String)
@@ -67,8 +68,10 @@ public enum EventKind: Sendable, Equatable {
   /// The operation the event is about, if any.
   public var operation: String? {
     switch self {
-    case .operationAdded(let o, _, _, _, _, _, _, _), .dependencyAdded(let o, _), .state(let o, _, _),
-      .conditionStarted(let o, _), .conditionResult(let o, _, _, _), .exclusivityWaiting(let o, _, _),
+    case .operationAdded(let o, _, _, _, _, _, _, _), .dependencyAdded(let o, _),
+      .state(let o, _, _),
+      .conditionStarted(let o, _), .conditionResult(let o, _, _, _),
+      .exclusivityWaiting(let o, _, _),
       .exclusivityAcquired(let o, _), .exclusivityReleased(let o, _), .cancelled(let o, _, _),
       .cancelTooLate(let o), .didStart(let o), .didProduce(let o, _), .willFinish(let o, _, _),
       .didFinish(let o, _, _), .completion(let o):
@@ -80,7 +83,8 @@ public enum EventKind: Sendable, Equatable {
   /// The queue the event is about, if any.
   public var queue: String? {
     switch self {
-    case .queueAdded(let q, _, _, _), .queueSuspended(let q), .queueResumed(let q), .queueMaxConcurrent(let q, _),
+    case .queueAdded(let q, _, _, _), .queueSuspended(let q), .queueResumed(let q),
+      .queueMaxConcurrent(let q, _),
       .operationAdded(_, let q, _, _, _, _, _, _):
       q
     default: nil

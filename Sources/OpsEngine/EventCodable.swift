@@ -36,45 +36,60 @@ extension Event: Codable {
     func a(_ k: String) throws -> [String] { try c.decode([String].self, forKey: Key(k)) }
     func b(_ k: String) throws -> Bool { try c.decode(Bool.self, forKey: Key(k)) }
     func io(_ k: String) throws -> Int? { try c.decodeIfPresent(Int.self, forKey: Key(k)) }
-    func e<T: Decodable>(_ k: String, _ t: T.Type) throws -> T { try c.decode(T.self, forKey: Key(k)) }
+    func e<T: Decodable>(_ k: String, _ t: T.Type) throws -> T {
+      try c.decode(T.self, forKey: Key(k))
+    }
     switch type {
     case "queueAdded":
       kind = .queueAdded(
-        queue: try s("queue"), maxConcurrent: try io("maxConcurrent"), suspended: try b("suspended"),
+        queue: try s("queue"), maxConcurrent: try io("maxConcurrent"),
+        suspended: try b("suspended"),
         qos: try e("qos", QualityOfService.self))
     case "queueSuspended": kind = .queueSuspended(queue: try s("queue"))
     case "queueResumed": kind = .queueResumed(queue: try s("queue"))
-    case "queueMaxConcurrent": kind = .queueMaxConcurrent(queue: try s("queue"), value: try io("value"))
+    case "queueMaxConcurrent":
+      kind = .queueMaxConcurrent(queue: try s("queue"), value: try io("value"))
     case "operationAdded":
       kind = .operationAdded(
-        operation: try s("operation"), queue: try s("queue"), priority: try e("priority", QueuePriority.self),
+        operation: try s("operation"), queue: try s("queue"),
+        priority: try e("priority", QueuePriority.self),
         qos: try e("qos", QualityOfService.self), kind: try e("kind", OperationKind.self),
         dependencies: try a("dependencies"), conditions: try a("conditions"),
         work: try c.decodeIfPresent(Double.self, forKey: Key("work")))
-    case "dependencyAdded": kind = .dependencyAdded(operation: try s("operation"), dependency: try s("dependency"))
+    case "dependencyAdded":
+      kind = .dependencyAdded(operation: try s("operation"), dependency: try s("dependency"))
     case "state":
       kind = .state(
-        operation: try s("operation"), from: try e("from", OperationState.self), to: try e("to", OperationState.self))
-    case "conditionStarted": kind = .conditionStarted(operation: try s("operation"), condition: try s("condition"))
+        operation: try s("operation"), from: try e("from", OperationState.self),
+        to: try e("to", OperationState.self))
+    case "conditionStarted":
+      kind = .conditionStarted(operation: try s("operation"), condition: try s("condition"))
     case "conditionResult":
       kind = .conditionResult(
-        operation: try s("operation"), condition: try s("condition"), result: try e("result", ConditionResult.self),
+        operation: try s("operation"), condition: try s("condition"),
+        result: try e("result", ConditionResult.self),
         error: try so("error"))
     case "exclusivityWaiting":
-      kind = .exclusivityWaiting(operation: try s("operation"), category: try s("category"), holder: try s("holder"))
+      kind = .exclusivityWaiting(
+        operation: try s("operation"), category: try s("category"), holder: try s("holder"))
     case "exclusivityAcquired":
       kind = .exclusivityAcquired(operation: try s("operation"), category: try s("category"))
     case "exclusivityReleased":
       kind = .exclusivityReleased(operation: try s("operation"), category: try s("category"))
     case "cancelled":
-      kind = .cancelled(operation: try s("operation"), errors: try a("errors"), cause: try e("cause", CancelCause.self))
+      kind = .cancelled(
+        operation: try s("operation"), errors: try a("errors"),
+        cause: try e("cause", CancelCause.self))
     case "cancelTooLate": kind = .cancelTooLate(operation: try s("operation"))
     case "didStart": kind = .didStart(operation: try s("operation"))
-    case "didProduce": kind = .didProduce(operation: try s("operation"), produced: try s("produced"))
+    case "didProduce":
+      kind = .didProduce(operation: try s("operation"), produced: try s("produced"))
     case "willFinish":
-      kind = .willFinish(operation: try s("operation"), errors: try a("errors"), cancelled: try b("cancelled"))
+      kind = .willFinish(
+        operation: try s("operation"), errors: try a("errors"), cancelled: try b("cancelled"))
     case "didFinish":
-      kind = .didFinish(operation: try s("operation"), errors: try a("errors"), cancelled: try b("cancelled"))
+      kind = .didFinish(
+        operation: try s("operation"), errors: try a("errors"), cancelled: try b("cancelled"))
     case "completion": kind = .completion(operation: try s("operation"))
     case "cycleDetected": kind = .cycleDetected(operations: try a("operations"))
     case "command":

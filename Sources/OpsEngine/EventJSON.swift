@@ -67,7 +67,10 @@ extension EventKind {
     func opt(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
     switch self {
     case .queueAdded(let q, let m, let s, let qos):
-      return [("queue", .string(q)), ("maxConcurrent", opt(m)), ("suspended", .bool(s)), ("qos", .string(qos.rawValue))]
+      return [
+        ("queue", .string(q)), ("maxConcurrent", opt(m)), ("suspended", .bool(s)),
+        ("qos", .string(qos.rawValue)),
+      ]
     case .queueSuspended(let q), .queueResumed(let q):
       return [("queue", .string(q))]
     case .queueMaxConcurrent(let q, let v):
@@ -75,23 +78,31 @@ extension EventKind {
     case .operationAdded(let o, let q, let p, let qos, let k, let d, let c, let w):
       return [
         ("operation", .string(o)), ("queue", .string(q)), ("priority", .string(p.rawValue)),
-        ("qos", .string(qos.rawValue)), ("kind", .string(k.rawValue)), ("dependencies", .strings(d)),
+        ("qos", .string(qos.rawValue)), ("kind", .string(k.rawValue)),
+        ("dependencies", .strings(d)),
         ("conditions", .strings(c)), ("work", w.map { .number($0) } ?? .null),
       ]
     case .dependencyAdded(let o, let d):
       return [("operation", .string(o)), ("dependency", .string(d))]
     case .state(let o, let f, let t):
-      return [("operation", .string(o)), ("from", .string(f.rawValue)), ("to", .string(t.rawValue))]
+      return [
+        ("operation", .string(o)), ("from", .string(f.rawValue)), ("to", .string(t.rawValue)),
+      ]
     case .conditionStarted(let o, let c):
       return [("operation", .string(o)), ("condition", .string(c))]
     case .conditionResult(let o, let c, let r, let e):
-      return [("operation", .string(o)), ("condition", .string(c)), ("result", .string(r.rawValue)), ("error", opt(e))]
+      return [
+        ("operation", .string(o)), ("condition", .string(c)), ("result", .string(r.rawValue)),
+        ("error", opt(e)),
+      ]
     case .exclusivityWaiting(let o, let c, let h):
       return [("operation", .string(o)), ("category", .string(c)), ("holder", .string(h))]
     case .exclusivityAcquired(let o, let c), .exclusivityReleased(let o, let c):
       return [("operation", .string(o)), ("category", .string(c))]
     case .cancelled(let o, let e, let cause):
-      return [("operation", .string(o)), ("errors", .strings(e)), ("cause", .string(cause.rawValue))]
+      return [
+        ("operation", .string(o)), ("errors", .strings(e)), ("cause", .string(cause.rawValue)),
+      ]
     case .cancelTooLate(let o), .didStart(let o), .completion(let o):
       return [("operation", .string(o))]
     case .didProduce(let o, let p):
@@ -101,7 +112,10 @@ extension EventKind {
     case .cycleDetected(let ops):
       return [("operations", .strings(ops))]
     case .command(let c, let t, let v, let s):
-      return [("command", .string(c)), ("target", .string(t)), ("value", opt(v)), ("source", .string(s.rawValue))]
+      return [
+        ("command", .string(c)), ("target", .string(t)), ("value", opt(v)),
+        ("source", .string(s.rawValue)),
+      ]
     }
   }
 }

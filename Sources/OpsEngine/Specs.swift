@@ -6,7 +6,10 @@ public struct QueueSpec: Sendable, Equatable {
   public var suspended: Bool
   public var qos: QualityOfService
 
-  public init(name: String, maxConcurrent: Int? = nil, suspended: Bool = false, qos: QualityOfService = .default) {
+  public init(
+    name: String, maxConcurrent: Int? = nil, suspended: Bool = false,
+    qos: QualityOfService = .default
+  ) {
     self.name = name
     self.maxConcurrent = maxConcurrent
     self.suspended = suspended
@@ -119,9 +122,12 @@ public struct OperationSpec: Sendable, Equatable {
   public var work: WorkScript
 
   public init(
-    name: String, priority: QueuePriority? = nil, qos: QualityOfService = .default, dependencies: [String] = [],
-    conditions: [ConditionSpec] = [], exclusivity: [String] = [], cancellation: CancellationMode = .cooperative,
-    timeout: Double? = nil, children: [String] = [], barrier: Bool = false, completion: Bool = false,
+    name: String, priority: QueuePriority? = nil, qos: QualityOfService = .default,
+    dependencies: [String] = [],
+    conditions: [ConditionSpec] = [], exclusivity: [String] = [],
+    cancellation: CancellationMode = .cooperative,
+    timeout: Double? = nil, children: [String] = [], barrier: Bool = false,
+    completion: Bool = false,
     isAsync: Bool = false, work: WorkScript = WorkScript()
   ) {
     self.name = name

@@ -72,7 +72,9 @@ public final class VirtualRuntime {
 
   /// Adds a declared operation to a queue now, or at a later virtual time.
   public func enqueue(_ operation: String, on queue: String, at time: Double? = nil) throws {
-    guard let op = core.operation(named: operation) else { throw EngineError.unknownOperation(operation) }
+    guard let op = core.operation(named: operation) else {
+      throw EngineError.unknownOperation(operation)
+    }
     guard let q = core.queue(named: queue) else { throw EngineError.unknownQueue(queue) }
     if let t = time, Self.micros(t) > clock {
       push(.enqueue(op: op.id, queue: q.id), at: Self.micros(t))
@@ -83,8 +85,12 @@ public final class VirtualRuntime {
 
   /// Adds a dependency after declaration (reported as `dependencyAdded` if the operation is on a queue).
   public func addDependency(_ operation: String, on dependency: String) throws {
-    guard let op = core.operation(named: operation) else { throw EngineError.unknownOperation(operation) }
-    guard let dep = core.operation(named: dependency) else { throw EngineError.unknownOperation(dependency) }
+    guard let op = core.operation(named: operation) else {
+      throw EngineError.unknownOperation(operation)
+    }
+    guard let dep = core.operation(named: dependency) else {
+      throw EngineError.unknownOperation(dependency)
+    }
     core.addDependency(op, on: dep)
     core.settle()
   }
@@ -157,14 +163,24 @@ public final class VirtualRuntime {
 
   // MARK: - Queries
 
-  public func state(of operation: String) -> OperationState? { core.operation(named: operation)?.state }
-  public func isCancelled(_ operation: String) -> Bool { core.operation(named: operation)?.cancelled ?? false }
-  public func errors(of operation: String) -> [String] { core.operation(named: operation)?.errors ?? [] }
+  public func state(of operation: String) -> OperationState? {
+    core.operation(named: operation)?.state
+  }
+  public func isCancelled(_ operation: String) -> Bool {
+    core.operation(named: operation)?.cancelled ?? false
+  }
+  public func errors(of operation: String) -> [String] {
+    core.operation(named: operation)?.errors ?? []
+  }
   public func flags(of operation: String) -> OperationFlags? {
-    core.operation(named: operation).map { OperationFlags(state: $0.state, cancelled: $0.cancelled) }
+    core.operation(named: operation).map {
+      OperationFlags(state: $0.state, cancelled: $0.cancelled)
+    }
   }
   /// Foundation's `operationCount`: operations in the queue that have not finished.
-  public func operationCount(of queue: String) -> Int { core.queue(named: queue)?.members.count ?? 0 }
+  public func operationCount(of queue: String) -> Int {
+    core.queue(named: queue)?.members.count ?? 0
+  }
   public func executingCount(of queue: String) -> Int { core.queue(named: queue)?.executing ?? 0 }
 }
 
@@ -172,13 +188,17 @@ extension VirtualRuntime: EngineHost {
   func execute(_ op: OperationRecord) {
     let w = op.spec.work
     startedAt[op.id] = clock
-    for p in w.produces { push(.produce(op: op.id, name: p.operation), at: clock + Self.micros(p.at)) }
+    for p in w.produces {
+      push(.produce(op: op.id, name: p.operation), at: clock + Self.micros(p.at))
+    }
     guard op.spec.kind != .group, w.finishes else { return }
     push(.workDone(op: op.id), at: clock + Self.micros(w.effectiveDuration))
   }
 
   func evaluate(_ op: OperationRecord, condition index: Int) {
-    push(.conditionDone(op: op.id, index: index), at: clock + Self.micros(op.spec.conditions[index].evaluate))
+    push(
+      .conditionDone(op: op.id, index: index),
+      at: clock + Self.micros(op.spec.conditions[index].evaluate))
   }
 
   func cancelExecuting(_ op: OperationRecord) {
@@ -186,7 +206,9 @@ extension VirtualRuntime: EngineHost {
     let start = startedAt[op.id] ?? clock
     let every = max(Self.micros(op.spec.work.checkEvery), 1)
     let check = start + ((clock - start) / every + 1) * every
-    if op.spec.work.finishes && check >= start + Self.micros(op.spec.work.effectiveDuration) { return }
+    if op.spec.work.finishes && check >= start + Self.micros(op.spec.work.effectiveDuration) {
+      return
+    }
     push(.cancelCheck(op: op.id), at: check)
   }
 

@@ -2,7 +2,8 @@ import OpsEngine
 
 /// Builds a virtual runtime from queues and operations; all operations are enqueued at time 0 in order.
 func makeRuntime(
-  queues: [QueueSpec] = [QueueSpec(name: "q")], operations: [(OperationSpec, String)], enqueue: Bool = true
+  queues: [QueueSpec] = [QueueSpec(name: "q")], operations: [(OperationSpec, String)],
+  enqueue: Bool = true
 ) throws -> VirtualRuntime {
   let rt = VirtualRuntime()
   for q in queues { try rt.addQueue(q) }
@@ -22,9 +23,14 @@ extension VirtualRuntime {
   func states(of op: String) -> [OperationState] {
     events.compactMap { if case .state(op, _, let to) = $0.kind { to } else { nil } }
   }
-  func time(of predicate: (EventKind) -> Bool) -> Double? { events.first { predicate($0.kind) }?.time }
+  func time(of predicate: (EventKind) -> Bool) -> Double? {
+    events.first { predicate($0.kind) }?.time
+  }
 }
 
-func op(_ name: String, work: Double = 1, priority: QueuePriority? = nil, deps: [String] = []) -> OperationSpec {
-  OperationSpec(name: name, priority: priority, dependencies: deps, work: WorkScript(duration: work))
+func op(_ name: String, work: Double = 1, priority: QueuePriority? = nil, deps: [String] = [])
+  -> OperationSpec
+{
+  OperationSpec(
+    name: name, priority: priority, dependencies: deps, work: WorkScript(duration: work))
 }
