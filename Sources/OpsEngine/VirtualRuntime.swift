@@ -40,8 +40,12 @@ public final class VirtualRuntime {
     }
   }
 
-  /// Receives every event, in order, synchronously as it happens.
-  public func subscribe(_ handler: @escaping (Event) -> Void) { subscribers.append(handler) }
+  /// Receives every event, in order, synchronously as it happens. A recording runtime first replays the
+  /// events published before the subscription (building a scenario publishes some), so nothing is missed.
+  public func subscribe(replay: Bool = true, _ handler: @escaping (Event) -> Void) {
+    if replay { events.forEach(handler) }
+    subscribers.append(handler)
+  }
 
   /// The virtual clock, in seconds.
   public var now: Double { Double(clock) / 1_000_000 }

@@ -1,0 +1,49 @@
+/// Plain-words descriptions of events, shared by `opsview trace --format text` and the board's log.
+extension EventKind {
+  /// Who the event is about: an operation, a queue, or the command's target.
+  public var subject: String {
+    switch self {
+    case .cycleDetected(let ops): ops.first ?? ""
+    case .command(_, let target, _, _): target
+    default: operation ?? queue ?? ""
+    }
+  }
+
+  /// What happened, in words, without the subject.
+  public var summary: String {
+    func errs(_ e: [String]) -> String { e.isEmpty ? "" : " (errors: \(e.joined(separator: "; ")))" }
+    switch self {
+    case .queueAdded(_, let max, let suspended, let qos):
+      return "queue added: maxConcurrent \(max.map(String.init) ?? "default (unlimited)"), "
+        + "\(suspended ? "suspended" : "running"), qos \(qos.rawValue)"
+    case .queueSuspended: return "queue suspended: nothing new starts, running operations continue"
+    case .queueResumed: return "queue resumed"
+    case .queueMaxConcurrent(_, let v):
+      return "maxConcurrent set to \(v.map(String.init) ?? "default (unlimited)")"
+    case .operationAdded(_, let q, let p, let qos, let kind, let deps, let conds, _):
+      var s = "added to \(q) (\(kind.rawValue), priority \(p.rawValue), qos \(qos.rawValue))"
+      if !deps.isEmpty { s += ", depends on \(deps.joined(separator: ", "))" }
+      if !conds.isEmpty { s += ", conditions \(conds.joined(separator: ", "))" }
+      return s
+    case .dependencyAdded(_, let d): return "now depends on \(d)"
+    case .state(_, let from, let to): return "\(from.rawValue) → \(to.rawValue)"
+    case .conditionStarted(_, let c): return "evaluating condition \(c)"
+    case .conditionResult(_, let c, let r, let e):
+      return "condition \(c) \(r.rawValue)" + (e.map { ": \($0)" } ?? "")
+    case .exclusivityWaiting(_, let c, let h): return "waits for the \(c) exclusivity lock held by \(h)"
+    case .exclusivityAcquired(_, let c): return "takes the \(c) exclusivity lock"
+    case .exclusivityReleased(_, let c): return "releases the \(c) exclusivity lock"
+    case .cancelled(_, let e, let cause): return "cancelled (\(cause.rawValue))" + errs(e)
+    case .cancelTooLate: return "cancel arrived too late: already finished, nothing changes"
+    case .didStart: return "didStart: execution begins"
+    case .didProduce(_, let p): return "produced \(p)"
+    case .willFinish(_, let e, let c): return "willFinish" + (c ? ", cancelled" : "") + errs(e)
+    case .didFinish(_, let e, let c): return "didFinish" + (c ? ", cancelled" : "") + errs(e)
+    case .completion: return "completion block ran"
+    case .cycleDetected(let ops):
+      return "dependency cycle \((ops + [ops.first ?? ""]).joined(separator: " → ")): these can never start"
+    case .command(let c, _, let v, let source):
+      return "\(source == .key ? "key" : source.rawValue): \(c)" + (v.map { " \($0)" } ?? "")
+    }
+  }
+}
