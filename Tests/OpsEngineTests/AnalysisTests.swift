@@ -1,0 +1,159 @@
+import OpsEngine
+import Testing
+
+/// Folds a runtime's events into a replica and a warning detector, as the board and `trace --explain` do.
+func analyse(_ rt: VirtualRuntime) -> (EngineReplica, WarningDetector) {
+  var replica = EngineReplica()
+  var detector = WarningDetector()
+  for e in rt.events {
+    replica.apply(e)
+    detector.observe(e, in: replica)
+  }
+  detector.check(at: rt.now, in: replica)
+  return (replica, detector)
+}
+
+@Suite struct ExplanationTests {
+  @Test func replicaAgreesWithTheEngineOnEveryOperation() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "a", maxConcurrent: 2), QueueSpec(name: "b", maxConcurrent: 1)],
+      operations: (0..<30).map { i in
+        (
+          op(
+            "o\(i)", work: Double(i % 4) + 0.5, priority: QueuePriority.allCases[i % 5],
+            deps: i > 5 ? ["o\(i / 3)"] : []),
+          i % 2 == 0 ? "a" : "b"
+        )
+      })
+    rt.schedule(.cancel(operation: "o7"), at: 1)
+    rt.advance(by: 4)
+    let (replica, _) = analyse(rt)
+    for i in 0..<30 {
+      #expect(replica.operation("o\(i)")?.state == rt.state(of: "o\(i)"))
+      #expect(replica.operation("o\(i)")?.cancelled == rt.isCancelled("o\(i)"))
+    }
+    #expect(replica.queue("a")?.executing.count == rt.executingCount(of: "a"))
+    #expect(replica.queue("b")?.members.count == rt.operationCount(of: "b"))
+  }
+
+  @Test func explainsDependencies() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "net"), QueueSpec(name: "img")],
+      operations: [(op("download", work: 2), "net"), (op("resize", deps: ["download"]), "img")])
+    let (replica, _) = analyse(rt)
+    #expect(replica.whyWaiting("resize") == "waiting for its dependency download (executing)")
+    #expect(replica.whyWaiting("download") == nil)
+  }
+
+  @Test func explainsAQueueAtItsLimitNamingWhatExecutes() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q", maxConcurrent: 2)],
+      operations: [
+        (op("download"), "q"), (op("parse"), "q"), (op("next", priority: .high), "q"),
+        (op("last"), "q"),
+      ])
+    let (replica, _) = analyse(rt)
+    #expect(replica.whyWaiting("next") == "q is at its limit: 2/2 executing: download, parse")
+    #expect(
+      replica.whyWaiting("last")
+        == "q is at its limit: 2/2 executing: download, parse; next in line before it: next (high)")
+  }
+
+  @Test func explainsSuspensionExclusivityCyclesAndCancelledWaiters() throws {
+    let lockA = OperationSpec(
+      name: "showError", exclusivity: ["Alert"], work: WorkScript(duration: 3))
+    let lockB = OperationSpec(name: "rate", exclusivity: ["Alert"])
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q"), QueueSpec(name: "held", suspended: true)],
+      operations: [
+        (lockA, "q"), (lockB, "q"), (op("x", deps: ["y"]), "q"), (op("y", deps: ["x"]), "q"),
+        (op("parked"), "held"),
+        (op("gone"), "held"),
+      ])
+    rt.perform(.cancel(operation: "gone"))
+    let (replica, _) = analyse(rt)
+    #expect(
+      replica.whyWaiting("rate") == "waiting for the Alert exclusivity lock held by showError")
+    #expect(
+      replica.whyWaiting("x") == "part of a dependency cycle x → y → x: none of them can ever start"
+    )
+    #expect(replica.whyWaiting("parked") == "its queue held is suspended")
+    #expect(
+      replica.whyWaiting("gone")
+        == "cancelled, waiting for its queue to start it so it can finish: its queue held is suspended"
+    )
+  }
+
+  @Test func explainsConditionsBeingEvaluated() throws {
+    let spec = OperationSpec(
+      name: "upload", conditions: [ConditionSpec(name: "loggedIn", evaluate: 2)])
+    let rt = try makeRuntime(operations: [(spec, "q")])
+    rt.advance(by: 1)
+    let (replica, _) = analyse(rt)
+    #expect(replica.whyWaiting("upload") == "evaluating condition loggedIn")
+  }
+}
+
+@Suite struct WarningTests {
+  func kinds(_ d: WarningDetector) -> Set<String> {
+    Set(d.warnings.map { "\($0.kind.rawValue):\($0.subject)" })
+  }
+
+  @Test func aHealthyRunRaisesNothing() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q", maxConcurrent: 2)],
+      operations: (0..<6).map { (op("o\($0)", work: 1, deps: $0 > 0 ? ["o\($0 - 1)"] : []), "q") })
+    rt.run()
+    #expect(analyse(rt).1.warnings.isEmpty)
+  }
+
+  @Test func flagsEachPitfall() throws {
+    let never = OperationSpec(name: "never", work: WorkScript(finishes: false))
+    let deaf = OperationSpec(name: "deaf", cancellation: .ignored, work: WorkScript(duration: 6))
+    let failing = OperationSpec(name: "failing", work: WorkScript(fails: "boom"))
+    let cond = OperationSpec(
+      name: "guarded",
+      conditions: [ConditionSpec(name: "ok", check: .scripted(result: .failed, error: "nope"))])
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q"), QueueSpec(name: "parked", suspended: true)],
+      operations: [
+        (never, "q"), (deaf, "q"), (failing, "q"), (op("after", deps: ["failing"]), "q"),
+        (cond, "q"),
+        (op("a", deps: ["b"]), "q"), (op("b", deps: ["a"]), "q"), (op("done", work: 0.5), "q"),
+        (op("waits"), "parked"),
+      ])
+    rt.schedule(.cancel(operation: "deaf"), at: 1)
+    rt.schedule(.cancel(operation: "done"), at: 2)
+    rt.run(until: 20)
+    let found = kinds(analyse(rt).1)
+    #expect(found.contains("neverFinishes:never"))
+    #expect(found.contains("ignoresCancellation:deaf"))
+    #expect(found.contains("ranAfterFailedDependency:after"))
+    #expect(found.contains("conditionFailed:guarded"))
+    #expect(found.contains("dependencyCycle:a") && found.contains("dependencyCycle:b"))
+    #expect(found.contains("cancelledTooLate:done"))
+    // `never` keeps executing, so the suspended queue is not the only thing happening.
+    #expect(!found.contains("suspendedQueueIdle:parked"))
+  }
+
+  @Test func flagsASuspendedQueueHoldingWorkWhileNothingRuns() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "parked", suspended: true)], operations: [(op("waits"), "parked")])
+    rt.advance(by: 4)
+    let (replica, initial) = analyse(rt)
+    var detector = initial
+    #expect(detector.warnings.isEmpty)
+    rt.advance(by: 2)
+    detector.check(at: rt.now, in: replica)
+    #expect(kinds(detector) == ["suspendedQueueIdle:parked"])
+  }
+
+  @Test func flagsStarvationByAStreamOfHigherPriorities() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q", maxConcurrent: 1)],
+      operations: [(op("first"), "q"), (op("low", priority: .veryLow), "q")]
+        + (0..<5).map { (op("hi\($0)", priority: .high), "q") })
+    rt.run()
+    #expect(kinds(analyse(rt).1) == ["starved:low"])
+  }
+}
