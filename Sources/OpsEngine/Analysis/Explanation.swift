@@ -15,10 +15,14 @@ extension EngineReplica {
         return
           "part of a dependency cycle \((cycle + [cycle[0]]).joined(separator: " → ")): none of them can ever start"
       }
-      let waiting = op.dependencies.compactMap { operations[$0] }.filter { $0.state != .finished }
+      // A dependency may not be on any queue yet: the replica then has never heard of it.
+      let waiting = op.dependencies.compactMap { d -> String? in
+        guard let dep = operations[d] else { return "\(d) (not added to a queue yet)" }
+        return dep.state == .finished ? nil : "\(d) (\(dep.state.rawValue))"
+      }
       if !waiting.isEmpty {
-        let list = waiting.map { "\($0.name) (\($0.state.rawValue))" }.joined(separator: ", ")
-        return "waiting for \(waiting.count == 1 ? "its dependency" : "dependencies") \(list)"
+        return
+          "waiting for \(waiting.count == 1 ? "its dependency" : "dependencies") \(waiting.joined(separator: ", "))"
       }
       if q.suspended && !op.conditions.isEmpty {
         return "its queue \(q.name) is suspended: condition evaluation waits until it resumes"

@@ -20,6 +20,8 @@ public struct WarningDetector: Sendable {
   private var raised = Set<String>()
   /// When each suspended queue started holding work with nothing executing anywhere.
   private var idleSince: [String: Double] = [:]
+  /// Execution times of finished operations, sorted: what "far longer than its peers" compares with.
+  private var durations: [Double] = []
 
   /// Overtaken this many times while ready counts as starved.
   public static let starvationThreshold = 4
@@ -66,6 +68,25 @@ public struct WarningDetector: Sendable {
       {
         raise(.ignoresCancellation, o, t, ignoredMessage(o, cancelledAt: c))
       }
+    case .state(let o, _, .finished):
+      if let op = replica.operation(o), let started = op.startedAt {
+        let d = t - started
+        let i = durations.firstIndex { $0 > d } ?? durations.count
+        durations.insert(d, at: i)
+      }
+    case .state(let o, _, .executing):
+      // Only a start can overtake: look at the waiting members of that queue.
+      guard let q = replica.operation(o).flatMap({ replica.queue($0.queue) }) else { break }
+      for m in q.members {
+        guard let op = replica.operation(m), op.state == .ready, !op.cancelled,
+          op.overtakenBy.count >= Self.starvationThreshold
+        else { continue }
+        raise(
+          .starved, m, t,
+          "\(m) (\(op.priority.rawValue)) has been ready since \(fixed3(op.readySince ?? t))s while "
+            + "\(op.overtakenBy.count) higher-priority operations started before it: a steady stream of higher "
+            + "priorities can starve it.")
+      }
     case .didStart(let o):
       guard let op = replica.operation(o) else { break }
       for d in op.dependencies {
@@ -102,12 +123,7 @@ public struct WarningDetector: Sendable {
         idleSince[name] = nil
       }
     }
-    let finishedDurations = replica.operations.values.compactMap { op -> Double? in
-      guard let s = op.startedAt, let f = op.finishedAt else { return nil }
-      return f - s
-    }.sorted()
-    let peerMedian =
-      finishedDurations.isEmpty ? nil : finishedDurations[finishedDurations.count / 2]
+    let peerMedian = durations.isEmpty ? nil : durations[durations.count / 2]
     for name in replica.queueOrder {
       for o in replica.queue(name)?.executing ?? [] {
         guard let op = replica.operation(o), op.state == .executing, let started = op.startedAt
@@ -124,16 +140,6 @@ public struct WarningDetector: Sendable {
           raise(.ignoresCancellation, o, now, ignoredMessage(o, cancelledAt: c))
         }
       }
-    }
-    for o in replica.operationOrder {
-      guard let op = replica.operation(o), op.state == .ready, !op.cancelled,
-        op.overtakenBy.count >= Self.starvationThreshold
-      else { continue }
-      raise(
-        .starved, o, now,
-        "\(o) (\(op.priority.rawValue)) has been ready since \(fixed3(op.readySince ?? now))s while "
-          + "\(op.overtakenBy.count) higher-priority operations started before it: a steady stream of higher "
-          + "priorities can starve it.")
     }
   }
 

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+/// `opsview`: watch operations move through the NSOperation state machine.
+struct Opsview: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "opsview",
+    abstract: "Watch operations move through the NSOperation / Operation state machine.",
+    discussion: """
+      With no subcommand, plays the built-in 'tour' scenario on the live board.
+      Exit codes: 0 ok, 1 scenario or validation error, 2 usage or terminal error.
+      """,
+    version: "0.1.0",
+    subcommands: [Trace.self, List.self, Check.self],
+    defaultSubcommand: Trace.self
+  )
+}
+
+/// Exit codes with a meaning: 0 ok, 1 scenario/validation error, 2 usage.
+enum Exit {
+  static let scenarioError = ExitCode(1)
+  static let usage = ExitCode(2)
+}
+
+@main
+enum Main {
+  @MainActor static func main() {
+    do {
+      var command = try Opsview.parseAsRoot()
+      try command.run()
+    } catch {
+      // ArgumentParser reports usage problems as EX_USAGE (64); opsview promises 2.
+      if Opsview.exitCode(for: error) == .validationFailure {
+        printError(Opsview.fullMessage(for: error))
+        Foundation.exit(2)
+      }
+      Opsview.exit(withError: error)
+    }
+  }
+}
+
+func printError(_ message: String) {
+  FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+}

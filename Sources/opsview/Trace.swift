@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import OpsEngine
+import OpsScenarios
+
+/// `opsview trace`: run a scenario headless on the virtual clock and print its events.
+struct Trace: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract:
+      "Run a scenario headless on the virtual clock, as fast as possible, and print the event trace.",
+    discussion: "The same scenario always prints byte-identical output.")
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, jsonl
+  }
+
+  @Argument(help: "A built-in scenario name (see `opsview list`) or a path to a scenario file.")
+  var scenario: String = Catalog.defaultName
+
+  @Option(
+    help: "Output format: text (aligned, human-readable) or jsonl (one JSON object per line).")
+  var format: Format = .text
+
+  @Option(help: "Stop at this many scenario seconds.")
+  var until: Double?
+
+  @Flag(help: "After each change, say why each affected operation is waiting (text format only).")
+  var explain = false
+
+  func validate() throws {
+    if let u = until, !(u >= 0) {
+      throw ValidationError("--until must be a number of seconds >= 0")
+    }
+    if explain && format != .text { throw ValidationError("--explain needs --format text") }
+  }
+
+  func run() throws {
+    let s = try resolveScenario(scenario)
+    let runtime = s.makeRuntime()
+    let out = BufferedOutput()
+    var annotator: AnnotatorBox?
+    switch format {
+    case .jsonl:
+      runtime.subscribe { out.write($0.jsonLine) }
+    case .text:
+      let names = s.queues.map(\.name) + s.operations.map(\.spec.name)
+      let text = TextTrace(names: names)
+      out.write("# \(s.id): \(s.title)")
+      out.write(text.header)
+      let box = AnnotatorBox(TraceAnnotator(text: text, explain: explain))
+      annotator = box
+      runtime.subscribe { event in
+        let (before, after) = box.value.annotate(event)
+        for line in before { out.write(line) }
+        out.write(text.line(event))
+        for line in after { out.write(line) }
+      }
+    }
+    runtime.run(until: until)
+    if format == .text {
+      for line in annotator?.finish(at: until ?? runtime.now) ?? [] { out.write(line) }
+      let unfinished = s.operations.filter { op in
+        let st = runtime.state(of: op.spec.name)
+        return st != nil && st != .finished && st != .initialized
+      }.map(\.spec.name)
+      let end = until.map { "stopped at \(fixed3($0))s" } ?? "idle at \(fixed3(runtime.now))s"
+      out.write(
+        "# \(end): \(runtime.eventCount) events"
+          + (unfinished.isEmpty
+            ? ", every operation that was added finished"
+            : ", \(unfinished.count) never finished: \(unfinished.prefix(12).joined(separator: ", "))"
+              + (unfinished.count > 12 ? ", …" : "")))
+    }
+    out.flush()
+  }
+}
+
+final class AnnotatorBox {
+  var value: TraceAnnotator
+  init(_ value: TraceAnnotator) { self.value = value }
+  func finish(at time: Double) -> [String] { value.finish(at: time) }
+}
+
+/// Collects lines and writes them to stdout in large chunks: traces of thousands of events stay fast.
+final class BufferedOutput {
+  private var buffer = ""
+
+  func write(_ line: String) {
+    buffer += line
+    buffer += "\n"
+    if buffer.utf8.count > 1 << 16 { flush() }
+  }
+
+  func flush() {
+    FileHandle.standardOutput.write(Data(buffer.utf8))
+    buffer = ""
+  }
+}
