@@ -1,0 +1,159 @@
+import Yams
+
+/// Typed reading of YAML nodes. Each reader reports what it expected and what it found, and returns nil
+/// when the value is unusable, so decoding carries on and finds the next problem too.
+extension Diagnostics {
+  /// The largest time accepted: the engine counts microseconds in 64 bits, and no lesson needs more.
+  static let maxSeconds = 1_000_000.0
+
+  func mapping(_ node: Node, _ path: String, expected: String) -> MapNode? {
+    guard case .mapping(let m) = node else {
+      error(node.mark, path, "expected \(expected) at \(Path.place(path)), found \(node.found)")
+      return nil
+    }
+    var entries: [MapNode.Entry] = []
+    for (key, value) in m {
+      guard let text = key.textValue, case .scalar = key else {
+        error(key.mark, path, "expected a key name at \(Path.place(path)), found \(key.found)")
+        continue
+      }
+      entries.append(.init(key: text, keyMark: key.mark, value: value))
+    }
+    return MapNode(path: path, mark: node.mark, entries: entries)
+  }
+
+  func sequence(_ node: Node, _ path: String, expected: String) -> [Node]? {
+    guard case .sequence(let s) = node else {
+      error(node.mark, path, "expected \(expected) at \(path), found \(node.found)")
+      return nil
+    }
+    return Array(s)
+  }
+
+  /// Reports every key that is not in `allowed`, with a near-miss suggestion.
+  func checkKeys(_ map: MapNode, allowed: [String]) {
+    for entry in map.entries where !allowed.contains(entry.key) {
+      let suggestion = NearMiss.suggestion(for: entry.key, among: allowed)
+      let hint = suggestion == nil ? "; expected \(listing(allowed))" : ""
+      error(
+        entry.keyMark, Path.key(map.path, entry.key),
+        "unknown key '\(entry.key)' at \(Path.place(map.path))\(hint)", suggestion: suggestion)
+    }
+  }
+
+  func require(_ map: MapNode, _ key: String, what: String) -> Node? {
+    if let node = map[key] { return node }
+    error(map.mark, map.path(key), "missing '\(key)' (\(what)) at \(Path.place(map.path))")
+    return nil
+  }
+
+  /// A name: any non-empty scalar on one line.
+  func name(_ node: Node, _ path: String, what: String) -> NameRef? {
+    guard let text = node.textValue, !text.isEmpty else {
+      error(node.mark, path, "expected \(what) at \(path), found \(node.found)")
+      return nil
+    }
+    guard !text.contains(where: \.isNewline) else {
+      error(node.mark, path, "expected \(what) on one line at \(path)")
+      return nil
+    }
+    return NameRef(name: text, mark: node.mark, path: path)
+  }
+
+  /// Free text (title, notes, an error message); null reads as empty.
+  func text(_ node: Node, _ path: String) -> String? {
+    if node.isNull { return "" }
+    guard let text = node.textValue else {
+      error(node.mark, path, "expected text at \(path), found \(node.found)")
+      return nil
+    }
+    return text
+  }
+
+  func bool(_ node: Node, _ path: String) -> Bool? {
+    guard let value = node.boolValue else {
+      error(node.mark, path, "expected true or false at \(path), found \(node.found)")
+      return nil
+    }
+    return value
+  }
+
+  /// Seconds on the virtual clock: a number >= 0 (or > 0 when `positive`).
+  func seconds(_ node: Node, _ path: String, positive: Bool = false) -> Double? {
+    let bound = positive ? "> 0" : ">= 0"
+    guard let value = node.numberValue else {
+      error(
+        node.mark, path, "expected a number of seconds \(bound) at \(path), found \(node.found)")
+      return nil
+    }
+    if positive ? value <= 0 : value < 0 {
+      error(
+        node.mark, path,
+        "expected a number of seconds \(bound) at \(path), found \(formatNumber(value))")
+      return nil
+    }
+    if value > Self.maxSeconds {
+      error(
+        node.mark, path,
+        "expected at most \(Int(Self.maxSeconds)) seconds at \(path), found \(formatNumber(value))")
+      return nil
+    }
+    return value
+  }
+
+  /// One of an enum's raw values, with a suggestion for a near miss.
+  func choice<E: RawRepresentable & CaseIterable>(
+    _ node: Node, _ path: String, what: String, _: E.Type
+  ) -> E? where E.RawValue == String {
+    choice(node, path, what: what, among: Array(E.allCases))
+  }
+
+  func choice<E: RawRepresentable>(
+    _ node: Node, _ path: String, what: String, among cases: [E]
+  ) -> E? where E.RawValue == String {
+    let allowed = cases.map(\.rawValue)
+    guard let text = node.textValue, case .scalar = node else {
+      error(
+        node.mark, path, "expected \(what) at \(path) (\(listing(allowed))), found \(node.found)")
+      return nil
+    }
+    if let value = E(rawValue: text) { return value }
+    error(
+      node.mark, path, "unknown \(what) '\(text)' at \(path); expected \(listing(allowed))",
+      suggestion: NearMiss.suggestion(for: text, among: allowed))
+    return nil
+  }
+
+  /// A concurrency limit: an integer >= 0, or "default" (no limit, nil).
+  func limit(_ node: Node, _ path: String) -> Int?? {
+    if node.textValue == "default" { return .some(nil) }
+    if let value = node.intValue, value >= 0 { return .some(value) }
+    error(
+      node.mark, path,
+      "expected an integer >= 0 or \"default\" at \(path), found \(node.found)",
+      suggestion: node.textValue.flatMap { NearMiss.suggestion(for: $0, among: ["default"]) })
+    return nil
+  }
+
+  /// A list of names (dependencies, children); duplicates within the list are reported.
+  func names(_ node: Node, _ path: String, what: String) -> [NameRef]? {
+    guard let items = sequence(node, path, expected: "a list of \(what)s like [a, b]") else {
+      return nil
+    }
+    var refs: [NameRef] = []
+    for (i, item) in items.enumerated() {
+      guard let ref = name(item, Path.index(path, i), what: "\(what)") else { continue }
+      if refs.contains(where: { $0.name == ref.name }) {
+        error(ref.mark, ref.path, "'\(ref.name)' is listed twice in \(path)")
+        continue
+      }
+      refs.append(ref)
+    }
+    return refs
+  }
+}
+
+/// Numbers in messages as written: `2`, `-0.5`.
+func formatNumber(_ value: Double) -> String {
+  value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}

@@ -1,0 +1,87 @@
+import Yams
+
+/// Collects the problems of one file. After `limit` problems it only counts, so a 10 MB file full of
+/// mistakes still answers quickly with a readable list.
+final class Diagnostics {
+  static let limit = 100
+
+  let file: String
+  private(set) var problems: [ScenarioProblem] = []
+  private(set) var dropped = 0
+
+  init(file: String) { self.file = file }
+
+  var isEmpty: Bool { problems.isEmpty }
+
+  /// Records a problem at `mark`. The suggestion is only worked out for problems that are kept.
+  func error(
+    _ mark: Mark?, _ path: String, _ message: String,
+    suggestion: @autoclosure () -> String? = nil
+  ) {
+    guard problems.count < Self.limit else {
+      dropped += 1
+      return
+    }
+    problems.append(
+      ScenarioProblem(
+        file: file, line: mark?.line, column: mark?.column, path: path, message: message,
+        suggestion: suggestion()))
+  }
+
+  /// The problems in file order (cross-reference checks find theirs after the first pass).
+  func sortedProblems() -> [ScenarioProblem] {
+    var sorted = problems.enumerated().sorted { a, b in
+      let ka = (a.element.line ?? 0, a.element.column ?? 0, a.offset)
+      let kb = (b.element.line ?? 0, b.element.column ?? 0, b.offset)
+      return ka < kb
+    }.map(\.element)
+    if dropped > 0 {
+      sorted.append(
+        ScenarioProblem(
+          file: file,
+          message: "too many problems: showing the first \(Self.limit) of \(Self.limit + dropped)"))
+    }
+    return sorted
+  }
+}
+
+/// A name as written in the file, with its place, for cross-reference checks.
+struct NameRef {
+  var name: String
+  var mark: Mark?
+  var path: String
+}
+
+/// A YAML mapping with its keys as text, in file order.
+struct MapNode {
+  struct Entry {
+    var key: String
+    var keyMark: Mark?
+    var value: Node
+  }
+  var path: String
+  var mark: Mark?
+  var entries: [Entry]
+
+  subscript(key: String) -> Node? { entries.first { $0.key == key }?.value }
+  func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
+  func keyMark(_ key: String) -> Mark? { entries.first { $0.key == key }?.keyMark }
+  /// Where the problem with `key` should point: its value, else its key, else the mapping.
+  func mark(of key: String) -> Mark? { self[key]?.mark ?? keyMark(key) ?? mark }
+  func path(_ key: String) -> String { Path.key(path, key) }
+}
+
+enum Path {
+  static func key(_ parent: String, _ key: String) -> String {
+    parent.isEmpty ? key : "\(parent).\(key)"
+  }
+  static func index(_ parent: String, _ i: Int) -> String { "\(parent)[\(i)]" }
+  /// How messages name a mapping: `operations[2]`, or "the top level".
+  static func place(_ path: String) -> String { path.isEmpty ? "the top level" : path }
+}
+
+/// "a, b or c" for the messages that list what is allowed.
+func listing(_ words: [String], conjunction: String = "or") -> String {
+  guard words.count > 1 else { return words.first ?? "" }
+  return words.dropLast().joined(separator: ", ") + " \(conjunction) " + words.last!
+}

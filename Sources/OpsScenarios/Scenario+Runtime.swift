@@ -1,0 +1,23 @@
+import OpsEngine
+
+extension Scenario {
+  /// The names of operations that some group lists as children; their group enqueues them.
+  var childNames: Set<String> { Set(operations.flatMap(\.spec.children)) }
+
+  /// A virtual runtime set up to play this scenario from time 0: queues added, every operation
+  /// declared, the directly added ones enqueued (now, or scheduled at `addedAt`), actions scheduled.
+  /// Produced operations and group children are left to whoever adds them while the scenario runs.
+  public func makeRuntime(recording: Bool = true) -> VirtualRuntime {
+    let runtime = VirtualRuntime(recording: recording)
+    // A loaded scenario has been validated, so none of these throw; a hand-built one with bad names
+    // gets as far as its names allow rather than crashing the board.
+    for queue in queues { try? runtime.addQueue(queue) }
+    try? runtime.addOperations(operations.map(\.spec))
+    let children = childNames
+    for op in operations where !op.produced && !children.contains(op.spec.name) {
+      try? runtime.enqueue(op.spec.name, on: op.queue, at: op.addedAt > 0 ? op.addedAt : nil)
+    }
+    for action in actions { runtime.schedule(action.command, at: action.at, source: .action) }
+    return runtime
+  }
+}

@@ -1,0 +1,254 @@
+import OpsEngine
+import Yams
+
+/// The second pass: names that must exist, duplicates, who adds which operation, and cycles. Builds
+/// the scenario when nothing is wrong.
+struct ScenarioValidator {
+  let diagnostics: Diagnostics
+
+  func validate(_ draft: ScenarioDraft, source: String) -> Scenario? {
+    var queues = draft.queues
+    if queues.isEmpty {
+      queues = [
+        QueueDraft(name: NameRef(name: "default", path: ""), spec: QueueSpec(name: "default"))
+      ]
+    }
+    let queueNames = unique(queues.map(\.name), what: "queue")
+    let operationNames = unique(draft.operations.map(\.name), what: "operation")
+    let ops = draft.operations
+    let index = Dictionary(
+      ops.enumerated().map { ($1.name.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let allOperations = ops.map(\.name.name)
+
+    func checkOperation(_ ref: NameRef, role: String) -> Int? {
+      if let i = index[ref.name] { return i }
+      diagnostics.error(
+        ref.mark, ref.path, "unknown operation '\(ref.name)' at \(ref.path)\(role)",
+        suggestion: NearMiss.suggestion(for: ref.name, among: allOperations))
+      return nil
+    }
+
+    // Who adds each operation: its group, a producer, or a condition's dependency.
+    var parents: [Int: (group: Int, ref: NameRef)] = [:]
+    var adders: [[Adder]] = Array(repeating: [], count: ops.count)
+    for (i, op) in ops.enumerated() {
+      if let q = op.queue, !queueNames.contains(q.name) {
+        diagnostics.error(
+          q.mark, q.path, "unknown queue '\(q.name)' at \(q.path)",
+          suggestion: NearMiss.suggestion(for: q.name, among: queues.map(\.name.name)))
+      }
+      for dep in op.dependencies {
+        guard let d = checkOperation(dep, role: "") else { continue }
+        if d == i {
+          diagnostics.error(dep.mark, dep.path, "operation '\(dep.name)' cannot depend on itself")
+        }
+      }
+      for cd in op.conditionDependencies {
+        guard let d = checkOperation(cd.ref, role: " (the condition '\(cd.condition)' adds it)")
+        else {
+          continue
+        }
+        if d == i {
+          diagnostics.error(
+            cd.ref.mark, cd.ref.path, "operation '\(cd.ref.name)' cannot depend on itself")
+        } else if !ops[d].produced {
+          notProduced(
+            ops[d], by: cd.ref, "the condition '\(cd.condition)' of '\(op.name.name)' adds it")
+        } else {
+          adders[d].append(Adder(from: i, intoGroup: false, silent: cd.silent))
+        }
+      }
+      for p in op.productions {
+        guard let d = checkOperation(p.ref, role: "") else { continue }
+        if d == i {
+          diagnostics.error(
+            p.ref.mark, p.ref.path, "operation '\(p.ref.name)' cannot produce itself")
+        } else if !ops[d].produced {
+          notProduced(ops[d], by: p.ref, "'\(op.name.name)' produces it")
+        } else {
+          adders[d].append(Adder(from: i, intoGroup: !op.children.isEmpty, silent: false))
+        }
+        checkProductionTime(p, of: op)
+      }
+      for child in op.children {
+        guard let c = checkOperation(child, role: "") else { continue }
+        if c == i {
+          diagnostics.error(
+            child.mark, child.path, "operation '\(child.name)' cannot be its own child")
+        } else if let other = parents[c] {
+          diagnostics.error(
+            child.mark, child.path,
+            "'\(child.name)' is already a child of '\(ops[other.group].name.name)'"
+              + "\(other.ref.mark.map { " (line \($0.line))" } ?? ""): an operation belongs to one group"
+          )
+        } else if ops[c].produced {
+          diagnostics.error(
+            ops[c].producedMark, Path.key(ops[c].path, "produced"),
+            "'\(child.name)' is a child of '\(op.name.name)', which adds it: it cannot also be "
+              + "'produced: true'")
+        } else {
+          parents[c] = (i, child)
+          adders[c].append(Adder(from: i, intoGroup: true, silent: false))
+        }
+      }
+    }
+    for (i, op) in ops.enumerated() where op.produced && adders[i].isEmpty {
+      diagnostics.error(
+        op.producedMark, Path.key(op.path, "produced"),
+        "'\(op.name.name)' is declared 'produced: true' but nothing produces it: name it in a "
+          + "'produces' entry or as a condition's 'dependency'")
+    }
+    checkInnerQueueNames(queues, ops)
+    let actions = draft.actions.filter {
+      checkAction($0, queues: queueNames, ops: ops, index: index)
+    }
+
+    let firstQueue = queues[0].spec.name
+    let placement = Placement(ops: ops, adders: adders, parents: parents, firstQueue: firstQueue)
+    checkPlacement(placement, ops)
+    guard diagnostics.isEmpty, operationNames.count == ops.count else { return nil }
+
+    var scenario = Scenario(
+      id: draft.id, title: draft.title ?? draft.id, notes: draft.notes, speed: draft.speed,
+      queues: queues.map(\.spec), source: source)
+    scenario.operations = ops.enumerated().map { i, op in
+      var spec = op.spec
+      spec.dependencies = op.dependencies.map(\.name)
+      spec.children = op.children.map(\.name)
+      spec.work.produces = op.productions.map { .init(at: $0.at, operation: $0.ref.name) }
+      return ScenarioOperation(
+        spec: spec, queue: placement.queue[i] ?? firstQueue, addedAt: op.addedAt,
+        produced: op.produced)
+    }
+    scenario.actions = actions.map { ScenarioAction(at: $0.at, command: $0.command) }
+    scenario.warnings = DependencyCycles.find(in: scenario.operations).map(cycleWarning)
+    return scenario
+  }
+
+  /// `dependency cycle among a, b and c (a → b → c → a): …`, shortened for long cycles.
+  private func cycleWarning(_ cycle: [String]) -> String {
+    let closed = cycle + [cycle[0]]
+    let members: String
+    let path: String
+    if cycle.count <= 6 {
+      members = listing(cycle, conjunction: "and")
+      path = closed.joined(separator: " → ")
+    } else {
+      members = "\(cycle.count) operations"
+      path = (closed.prefix(3) + ["…"] + closed.suffix(2)).joined(separator: " → ")
+    }
+    return
+      "dependency cycle among \(members) (\(path)): none of them can start unless one is cancelled"
+  }
+
+  /// The set of names, reporting each repeat at its second place.
+  private func unique(_ refs: [NameRef], what: String) -> Set<String> {
+    var seen: [String: NameRef] = [:]
+    for ref in refs {
+      if let first = seen[ref.name] {
+        diagnostics.error(
+          ref.mark, ref.path,
+          "duplicate \(what) name '\(ref.name)' at \(ref.path)"
+            + (first.mark.map { "; the first is at line \($0.line)" } ?? ""))
+      } else {
+        seen[ref.name] = ref
+      }
+    }
+    return Set(seen.keys)
+  }
+
+  private func notProduced(_ target: OperationDraft, by ref: NameRef, _ reason: String) {
+    diagnostics.error(
+      ref.mark, ref.path,
+      "'\(ref.name)' must be declared with 'produced: true' at \(target.path), because \(reason); "
+        + "otherwise it would also be added at its addedAt")
+  }
+
+  /// A production after the producer's work is over never happens.
+  private func checkProductionTime(_ p: OperationDraft.Production, of op: OperationDraft) {
+    let work = op.spec.work
+    guard op.children.isEmpty, work.finishes, p.at > work.effectiveDuration else { return }
+    diagnostics.error(
+      p.atMark, p.atPath,
+      "'\(op.name.name)' finishes after \(formatSeconds(work.effectiveDuration))s of work, so it "
+        + "cannot produce '\(p.ref.name)' at \(formatSeconds(p.at))s (\(p.atPath))")
+  }
+
+  /// A group's inner queue is named `GROUP.children`; a declared queue must not take that name.
+  private func checkInnerQueueNames(_ queues: [QueueDraft], _ ops: [OperationDraft]) {
+    let groups = Set(ops.filter { !$0.children.isEmpty }.map(\.name.name))
+    for q in queues where q.name.name.hasSuffix(".children") {
+      let group = String(q.name.name.dropLast(".children".count))
+      if groups.contains(group) {
+        diagnostics.error(
+          q.name.mark, q.name.path,
+          "queue name '\(q.name.name)' is taken by the inner queue of the group '\(group)'")
+      }
+    }
+  }
+
+  private func checkAction(
+    _ action: ActionDraft, queues: Set<String>, ops: [OperationDraft], index: [String: Int]
+  ) -> Bool {
+    switch action.target {
+    case .operation(let ref):
+      guard index[ref.name] == nil else { return true }
+      diagnostics.error(
+        ref.mark, ref.path, "unknown operation '\(ref.name)' at \(ref.path)",
+        suggestion: NearMiss.suggestion(for: ref.name, among: ops.map(\.name.name)))
+    case .queue(let ref):
+      // Actions may also name a group's inner queue, which exists once the group has started.
+      let inner = ops.filter { !$0.children.isEmpty }.map { "\($0.name.name).children" }
+      guard !queues.contains(ref.name), !inner.contains(ref.name) else { return true }
+      diagnostics.error(
+        ref.mark, ref.path, "unknown queue '\(ref.name)' at \(ref.path)",
+        suggestion: NearMiss.suggestion(for: ref.name, among: queues.sorted() + inner))
+    }
+    return false
+  }
+
+  /// Produced operations and children are added by others: an own `addedAt` or a different `queue`
+  /// would be silently ignored, and one whose adders are never added themselves never runs.
+  private func checkPlacement(_ placement: Placement, _ ops: [OperationDraft]) {
+    for (i, op) in ops.enumerated() where op.produced || placement.isChild(i) {
+      if let mark = op.addedAtMark {
+        diagnostics.error(
+          mark, Path.key(op.path, "addedAt"),
+          "'\(op.name.name)' is added when \(placement.isChild(i) ? "its group starts" : "it is produced"): "
+            + "remove 'addedAt' at \(op.path)")
+      }
+      let possible = placement.possibleQueues[i]
+      if let q = op.queue, !possible.isEmpty, !possible.contains(q.name) {
+        let onto = listing(possible.sorted().map { "'\($0)'" })
+        let reason =
+          if let group = placement.parents[i] {
+            "is a child of '\(ops[group.group].name.name)' and runs on its inner queue \(onto), not on"
+          } else {
+            "is added to \(onto) by what produces it, not to"
+          }
+        diagnostics.error(
+          q.mark, q.path,
+          "'\(op.name.name)' \(reason) '\(q.name)': remove 'queue' at \(op.path)")
+      }
+      if placement.queue[i] == nil, adderCount(placement, i) > 0 {
+        diagnostics.error(
+          op.name.mark, op.name.path,
+          "'\(op.name.name)' can never be added to a queue: everything that would add it is never "
+            + "added itself")
+      }
+    }
+  }
+
+  private func adderCount(_ placement: Placement, _ i: Int) -> Int {
+    placement.adders[i].filter { !$0.silent }.count
+  }
+}
+
+/// Something that adds an operation: a group (its child), a producer, or a condition's owner.
+struct Adder {
+  var from: Int
+  /// Into the adder's inner queue (a group's child or a group's production).
+  var intoGroup: Bool
+  /// A silent condition names its dependency but does not add it.
+  var silent: Bool
+}
