@@ -55,6 +55,7 @@ let package = Package(
       ],
       exclude: ["__Snapshots__"]
     ),
+    .testTarget(name: "OpsTerminalTests", dependencies: ["OpsTerminal", "OpsBoard"]),
     .testTarget(name: "EndToEndTests", dependencies: ["opsview"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,1 +1,55 @@
-print("bench")
+import Foundation
+import OpsEngine
+
+// Release build: `swift run -c release opsview-bench`. Each figure is the median of three runs.
+
+func median(_ runs: Int = 3, _ body: () -> Measurement) -> Measurement {
+  let all = (0..<runs).map { _ in body() }.sorted { $0.seconds < $1.seconds }
+  return all[runs / 2]
+}
+
+func pad(_ s: String, _ width: Int) -> String {
+  s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+}
+func fmt(_ d: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", d) }
+func rate(_ n: Int, _ s: Double) -> String { String(format: "%.0f", Double(n) / s) }
+
+let operations = 100_000
+
+// `opsview-bench live|foundation|virtual [limit]`: one run of one side, for profiling.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let side = arguments.first {
+  let limit = arguments.count > 1 ? Int(arguments[1]) : nil
+  let m: Measurement
+  switch side {
+  case "live": m = runLive(count: operations, maxConcurrent: limit)
+  case "foundation": m = runFoundation(count: operations, maxConcurrent: limit)
+  default: m = runVirtual(events: 1_000_000)
+  }
+  print("\(side): \(fmt(m.seconds)) s, \(m.events) events")
+  exit(0)
+}
+print("Live runtime vs Foundation.OperationQueue: \(operations) no-op operations (median of 3)")
+print(
+  pad("maxConcurrent", 15) + pad("runtime", 22) + pad("seconds", 10) + pad("ops/s", 12)
+    + "events delivered")
+for limit in [4, nil] as [Int?] {
+  let label = limit.map(String.init) ?? "unlimited"
+  let foundation = median { runFoundation(count: operations, maxConcurrent: limit) }
+  let live = median { runLive(count: operations, maxConcurrent: limit) }
+  print(
+    pad(label, 15) + pad("Foundation", 22) + pad(fmt(foundation.seconds), 10)
+      + pad(rate(operations, foundation.seconds), 12) + "-")
+  print(
+    pad(label, 15) + pad("LiveRuntime", 22) + pad(fmt(live.seconds), 10)
+      + pad(rate(operations, live.seconds), 12) + String(live.events))
+  print(
+    pad("", 15) + "ratio (Foundation time / live time): "
+      + fmt(foundation.seconds / live.seconds, 2))
+}
+
+print("")
+let virtual = median { runVirtual(events: 1_000_000) }
+print(
+  "Virtual runtime: \(virtual.events) events in \(fmt(virtual.seconds)) s = \(rate(virtual.events, virtual.seconds)) events/s"
+)

@@ -11,8 +11,8 @@ struct Opsview: ParsableCommand {
       Exit codes: 0 ok, 1 scenario or validation error, 2 usage or terminal error.
       """,
     version: "0.1.0",
-    subcommands: [Trace.self, List.self, Check.self],
-    defaultSubcommand: Trace.self
+    subcommands: [Play.self, Trace.self, List.self, Check.self],
+    defaultSubcommand: Play.self
   )
 }
 

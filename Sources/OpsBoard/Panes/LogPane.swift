@@ -1,0 +1,38 @@
+import OpsEngine
+
+extension BoardRenderer {
+  /// The newest events, oldest at the top, so the latest line sits just above the status line.
+  /// Observer bookkeeping is left to the full log (`l`).
+  mutating func drawLog(_ r: Rect) {
+    canvas.titleRule("Log", in: r, right: "l: full log")
+    let rows = r.rows(from: 1, count: r.height - 1)
+    let entries = model.newestTellingLog(rows.height)
+    let subjectWidth = min(max(model.longestOperationName, model.longestQueueName, 7), 16)
+    for (i, entry) in entries.enumerated() {
+      drawLogLine(entry, x: rows.x, y: rows.y + i, width: rows.width, subjectWidth: subjectWidth)
+    }
+  }
+
+  /// One log line in columns: time, subject, what happened (a command spans subject and message).
+  mutating func drawLogLine(_ entry: LogEntry, x: Int, y: Int, width: Int, subjectWidth: Int) {
+    stats.logLinesDrawn += 1
+    canvas.putRight(clockText(entry.time), maxX: x + 8, y: y, style: .dim)
+    var mx = x + 10
+    if !entry.isCommand {
+      canvas.put(entry.subject, x: mx, y: y, width: subjectWidth)
+      mx += subjectWidth + 2
+    }
+    canvas.put(entry.message, x: mx, y: y, width: x + width - mx, style: Self.logStyle(entry))
+  }
+
+  static func logStyle(_ entry: LogEntry) -> Style {
+    switch entry.event.kind {
+    case .command: Style(fg: .yellow, attrs: .bold)
+    case .state(_, _, let to): Style(fg: StateLook.color(to))
+    case .cancelled, .cancelTooLate, .cycleDetected: Style(fg: .red, attrs: .bold)
+    case .conditionResult(_, _, .failed, _): Style(fg: .red)
+    case .queueSuspended, .queueResumed, .queueMaxConcurrent: .bold
+    default: .plain
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import OpsEngine
+
+/// The board's controller: owns a virtual runtime, folds its events into a `BoardModel`, plays the
+/// virtual clock in real time, maps keys to commands and views, and renders frames for the terminal.
+public final class BoardSession: InteractiveBoard {
+  public let title: String
+  public let notes: String
+  public let keyMap: KeyMap
+  /// Virtual seconds per real second.
+  public private(set) var speed: Double
+  public private(set) var paused: Bool
+  /// What the board shows: every event revealed so far, folded.
+  public private(set) var model = BoardModel()
+  /// Every log entry revealed so far (the model keeps only the newest).
+  public private(set) var log: [LogEntry] = []
+  public private(set) var runtime: VirtualRuntime
+  /// Checkpoints of the model, for rebuilding any earlier moment.
+  public private(set) var history = BoardHistory()
+
+  static let speeds: ClosedRange<Double> = (1.0 / 64)...1024
+  /// At most this many frames a second while playing.
+  static let frameInterval = 1.0 / 30
+
+  private let makeRuntime: () -> VirtualRuntime
+  /// Events the engine published that the board has not shown yet (stepping reveals one at a time).
+  private var incoming: [Event] = []
+  private var incomingHead = 0
+  /// Bumped by a restart, so events from a replaced runtime are ignored.
+  private var generation = 0
+  var ui = BoardUIState()
+  private(set) var screen: (width: Int, height: Int) = (80, 24)
+  /// What the last frame cost (tests check it follows what is visible).
+  private(set) var lastStats = RenderStats()
+
+  public init(
+    title: String, notes: String, speed: Double = 1, paused: Bool = false,
+    keyMap: KeyMap = .standard, makeRuntime: @escaping () -> VirtualRuntime
+  ) {
+    self.title = title
+    self.notes = notes
+    self.speed = min(max(speed, Self.speeds.lowerBound), Self.speeds.upperBound)
+    self.paused = paused
+    self.keyMap = keyMap
+    self.makeRuntime = makeRuntime
+    runtime = makeRuntime()
+    attach()
+  }
+
+  /// Subscribes to the current runtime and shows what building it published.
+  private func attach() {
+    let mine = generation
+    runtime.subscribe { [weak self] event in
+      guard let self, self.generation == mine else { return }
+      self.incoming.append(event)
+    }
+    revealAll()
+  }
+
+  // MARK: - State for the terminal and tests
+
+  public var status: StatusMessage? { ui.status }
+  public var view: BoardView { ui.view }
+  public var helpVisible: Bool { ui.helpVisible }
+  public var filter: String { ui.operations.query }
+  public var isEditingFilter: Bool { ui.filterEditing }
+  public var selectedOperation: String? {
+    ui.selectedOperation < model.operations.count ? model.operations[ui.selectedOperation].name : nil
+  }
+  public var selectedQueue: String? {
+    ui.selectedQueue < model.queues.count ? model.queues[ui.selectedQueue].name : nil
+  }
+  /// Events published by the engine and not yet shown.
+  public var unrevealedCount: Int { incoming.count - incomingHead }
+  /// The engine has nothing more scheduled and the board shows all it published.
+  public var isOver: Bool { runtime.isIdle && unrevealedCount == 0 }
+
+  public func select(operation name: String) {
+    if let i = model.index(ofOperation: name) { ui.selectedOperation = i }
+  }
+  public func select(queue name: String) {
+    if let i = model.index(ofQueue: name) { ui.selectedQueue = i }
+  }
+
+  // MARK: - Driving the clock
+
+  public func tick(elapsed: Double) {
+    guard !paused, elapsed > 0 else { return }
+    advance(by: elapsed * speed)
+  }
+
+  /// Moves the virtual clock forward by `seconds` and shows everything that happened, paused or not
+  /// (tests and benchmarks drive the board with it).
+  public func advance(by seconds: Double) {
+    revealAll()
+    guard !runtime.isIdle else { return }
+    runtime.advance(by: seconds)
+    revealAll()
+    model.advanceClock(to: runtime.now)
+  }
+
+  public var nextFrameDelay: Double? {
+    if paused || isOver { return nil }
+    return Self.frameInterval
+  }
+
+  /// Folds one event into the model and the log.
+  private func show(_ event: Event) {
+    let entry = model.apply(event)
+    if let revised = model.revisedEntry, !log.isEmpty { log[log.count - 1] = revised }
+    log.append(entry)
+    history.record(model)
+  }
+
+  func revealAll() {
+    while incomingHead < incoming.count {
+      show(incoming[incomingHead])
+      incomingHead += 1
+    }
+    incoming.removeAll(keepingCapacity: true)
+    incomingHead = 0
+  }
+
+  /// Shows the next event, asking the engine for its next step when everything is shown.
+  /// Returns the event, or nil when nothing more will ever happen.
+  func revealOne() -> Event? {
+    while incomingHead == incoming.count {
+      incoming.removeAll(keepingCapacity: true)
+      incomingHead = 0
+      guard runtime.step() else { return nil }
+    }
+    let event = incoming[incomingHead]
+    incomingHead += 1
+    show(event)
+    model.advanceClock(to: event.time)
+    return event
+  }
+
+  func restart() {
+    generation += 1
+    runtime = makeRuntime()
+    model = BoardModel()
+    log = []
+    history = BoardHistory(interval: history.interval)
+    incoming = []
+    incomingHead = 0
+    let query = ui.operations.query
+    ui = BoardUIState()
+    ui.operations.setQuery(query)
+    attach()
+  }
+
+  func setPaused(_ p: Bool) {
+    paused = p
+    if !p { revealAll() }
+  }
+
+  func setSpeed(_ s: Double) { speed = s }
+
+  // MARK: - Rendering
+
+  var playback: PlaybackInfo {
+    PlaybackInfo(
+      title: title, speed: speed, paused: paused, unrevealed: unrevealedCount, finished: isOver,
+      unfinished: model.unfinishedCount)
+  }
+
+  public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
+    screen = (width, height)
+    var renderer = BoardRenderer(
+      model: model, info: playback, notes: notes, fullLog: log, keyMap: keyMap, width: width,
+      height: height, ascii: ascii)
+    let grid = renderer.render(&ui)
+    lastStats = renderer.stats
+    return grid
+  }
+
+  var layout: BoardLayout {
+    BoardLayout(width: screen.width, height: screen.height, queueCount: model.queues.count)
+  }
+}

@@ -1,0 +1,150 @@
+import OpsEngine
+
+extension BoardRenderer {
+  /// A line of styled pieces, for views built as documents.
+  typealias Pieces = [(text: String, style: Style)]
+
+  /// Everything about the selected operation: its settings, each state it entered and how long it
+  /// stayed, its flags, dependencies both ways, conditions and errors; the state machine beside it.
+  mutating func drawDetail(_ r: Rect, _ ui: inout BoardUIState) {
+    guard let op = selectedRow(ui) else {
+      canvas.titleRule("Details", in: r.rows(from: 0, count: 1))
+      canvas.put(" no operation selected", x: r.x, y: r.y + 1, style: .dim)
+      return
+    }
+    canvas.titleRule("Operation \(op.name)", in: r.rows(from: 0, count: 1), right: "Esc back")
+    let body = r.rows(from: 1, count: r.height - 1)
+    let twoColumns = body.width >= 100
+    let machineWidth = 44
+    let textWidth = twoColumns ? body.width - machineWidth - 1 : body.width
+    let lines = detailLines(op, width: textWidth - 2)
+    let machineRows = twoColumns ? 0 : StateMachineDiagram.height + 2
+    var doc = Canvas(width: textWidth, height: lines.count + machineRows, ascii: ascii)
+    for (i, line) in lines.enumerated() {
+      var x = 1
+      for piece in line { x += doc.put(piece.text, x: x, y: i, width: textWidth - x, style: piece.style) }
+    }
+    if !twoColumns {
+      doc.titleRule("State machine", in: Rect(x: 0, y: lines.count + 1, width: textWidth, height: 1))
+      StateMachineDiagram.draw(
+        op, in: Rect(x: 0, y: lines.count + 2, width: textWidth, height: StateMachineDiagram.height), canvas: &doc)
+    }
+    ui.detailScroll = max(0, min(ui.detailScroll, doc.height - body.height))
+    blit(doc.grid, from: ui.detailScroll, into: Rect(x: body.x, y: body.y, width: textWidth, height: body.height))
+    if doc.height > body.height + ui.detailScroll {
+      canvas.putRight(" ↓ more ", maxX: body.x + textWidth - 1, y: body.maxY - 1, style: .dim)
+    }
+    if twoColumns {
+      let mx = body.x + textWidth + 1
+      for y in body.y..<body.maxY { canvas.set("│", x: mx - 1, y: y, style: .rule) }
+      canvas.titleRule("State machine", in: Rect(x: mx, y: body.y, width: machineWidth, height: 1))
+      StateMachineDiagram.draw(
+        op, in: Rect(x: mx, y: body.y + 1, width: machineWidth, height: StateMachineDiagram.height), canvas: &canvas)
+    }
+  }
+
+  /// Copies rows of a drawn document into the frame, starting at document row `top`.
+  mutating func blit(_ doc: CellGrid, from top: Int, into r: Rect) {
+    for y in 0..<r.height where top + y < doc.height {
+      for x in 0..<min(r.width, doc.width) {
+        let c = doc[x, top + y]
+        canvas.grid[r.x + x, r.y + y] = c
+      }
+    }
+  }
+
+  func detailLines(_ op: OperationRow, width: Int) -> [Pieces] {
+    let now = model.now
+    let heading = Style.title
+    var lines: [Pieces] = []
+    let look = StateLook.style(op.state)
+    var settings = "queue \(op.queue) · \(op.kind.rawValue) · priority \(op.priority.rawValue) · qos \(op.qos.rawValue)"
+    if let w = op.work { settings += " · work \(durationText(w))" }
+    lines.append([("\(op.name)", look.with(.bold))])
+    for w in TextWrap.wrap(settings, width: max(10, width)) { lines.append([(w, .dim)]) }
+    var state: Pieces = [
+      ("\(StateLook.glyph(op.state, ascii: ascii)) \(op.state.rawValue)", look.with(.bold)),
+      (" for \(durationText(op.timeInState(at: now)))", .plain),
+    ]
+    if let p = op.progress(at: now) { state.append((" · \(Int(p * 100))% of its work", .plain)) }
+    if op.cancelled {
+      state.append(
+        ("  \(StateLook.cancelledGlyph(ascii: ascii)) cancelled" + (op.cancelCause.map { " (\($0.rawValue))" } ?? ""),
+          StateLook.cancelled))
+    }
+    lines.append(state)
+    if let p = op.producedBy { lines.append([("produced by \(p) while it executed", .dim)]) }
+    lines.append([])
+    lines.append([("History", heading)])
+    for (i, visit) in op.history.enumerated() {
+      let next = i + 1 < op.history.count ? op.history[i + 1].time : nil
+      let stayed = durationText((next ?? now) - visit.time) + (next == nil && visit.state != .finished ? " so far" : "")
+      let name = visit.state.rawValue.rightPadded(22)
+      lines.append([
+        (clockText(visit.time).leftPadded(8) + "  ", .dim),
+        ("\(StateLook.glyph(visit.state, ascii: ascii)) \(name)", StateLook.style(visit.state)),
+        (visit.state == .finished ? "" : stayed, .plain),
+      ])
+    }
+    lines.append([])
+    let f = op.flags
+    let pairs = [[("isReady", f.isReady), ("isExecuting", f.isExecuting)], [("isFinished", f.isFinished), ("isCancelled", f.isCancelled)]]
+    for (i, pair) in pairs.enumerated() {
+      var flags: Pieces = [(i == 0 ? "Flags  " : "       ", heading)]
+      for (name, value) in pair { flags.append(("\(name)=\(value)".rightPadded(19), value ? .good : .dim)) }
+      lines.append(flags)
+    }
+    lines.append([])
+    func list(_ title: String, _ names: [String]) {
+      lines.append([("\(title) (\(names.count))", heading)])
+      if names.isEmpty { lines.append([("  none", .dim)]) }
+      let cap = 200
+      for name in names.prefix(cap) {
+        if let dep = model.operation(named: name) {
+          lines.append([
+            ("  \(StateLook.glyph(dep.state, ascii: ascii)) ", StateLook.style(dep.state)),
+            (name.rightPadded(16) + "  ", .plain),
+            (dep.state.rawValue + (dep.cancelled ? ", cancelled" : ""), StateLook.style(dep.state)),
+          ])
+        } else {
+          lines.append([("  ? \(name)  not added to a queue yet", .dim)])
+        }
+      }
+      if names.count > cap { lines.append([("  +\(names.count - cap) more", .dim)]) }
+    }
+    list("Waits for", op.dependencies)
+    list("Waited for by", op.dependents)
+    lines.append([])
+    lines.append([("Conditions (\(op.conditions.count))", heading)])
+    if op.conditions.isEmpty { lines.append([("  none", .dim)]) }
+    for c in op.conditions {
+      lines.append([
+        ("  \(ConditionLook.glyph(c.status, ascii: ascii)) ", ConditionLook.style(c.status)),
+        (ConditionLook.describe(c), ConditionLook.style(c.status)),
+      ])
+    }
+    lines.append([])
+    lines.append([("Errors (\(op.errors.count))", heading)])
+    if op.errors.isEmpty { lines.append([("  none", .dim)]) }
+    for e in op.errors {
+      for (i, w) in TextWrap.wrap(e, width: max(10, width - 4)).enumerated() {
+        lines.append([((i == 0 ? "  ✗ " : "    ") + w, Style(fg: .red))])
+      }
+    }
+    if op.inCycle {
+      lines.append([])
+      lines.append([("Part of a dependency cycle: none of its members can ever start.", .bad)])
+    }
+    return lines
+  }
+}
+
+extension String {
+  func rightPadded(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+
+  func leftPadded(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

@@ -1,0 +1,458 @@
+import Dispatch
+
+/// The engine on real threads: work is closures run by Dispatch, time is the wall clock (monotonic
+/// seconds since the runtime was created). Thread-safe: every call may come from any thread, including
+/// from work closures and event subscribers.
+///
+/// One lock guards the state machine; each public call takes it, runs the core, and releases it. Events
+/// are buffered under the lock and delivered in order, none dropped, on a private serial queue, never
+/// while the lock is held (a subscriber may call back into the runtime).
+public final class LiveRuntime: @unchecked Sendable {
+  // MARK: State guarded by `lock`
+  // `@exclusivity(unchecked)`: the lock already serialises every access, and the runtime's dynamic
+  // exclusivity checks were a fifth of the engine's instructions.
+
+  /// With a condition variable, so `waitUntilFinished` can block on the same lock.
+  private let lock = EngineLock()
+  @exclusivity(unchecked) private var core: EngineCore!
+  /// Indexed by operation id (the core numbers operations densely from 0).
+  @exclusivity(unchecked) private var works: [LiveWork] = []
+  @exclusivity(unchecked) private var contexts: [WorkContext?] = []
+  @exclusivity(unchecked) private var conditionClosures: [Int: [String: LiveCondition]] = [:]
+  @exclusivity(unchecked) private var buffer: [Event] = []
+  @exclusivity(unchecked) private var subscribers:
+    [(from: Int, handler: @Sendable (Event) -> Void)] = []
+  @exclusivity(unchecked) private var drainScheduled = false
+  /// Enqueued operations not yet finished (for `waitUntilFinished()`).
+  @exclusivity(unchecked) private var unfinished = 0
+  @exclusivity(unchecked) private var finishedInStep = false
+  @exclusivity(unchecked) private var waitingForAll = 0
+  @exclusivity(unchecked) private var waitingForSome = 0
+  /// The time of the current step's events.
+  @exclusivity(unchecked) private var stepTime = 0.0
+  /// Dispatches decided during the current step, performed once the lock is released.
+  @exclusivity(unchecked) private var launches: [Launch] = []
+
+  // MARK: Immutable
+
+  /// Guards the cancellation flags of work contexts (kept apart from the engine lock: work polls it).
+  let flagLock = EngineLock()
+  private let origin = DispatchTime.now().uptimeNanoseconds
+  private let delivery = DispatchQueue(label: "opsview.live.events")
+  /// The engine's own callbacks (timers, scripted conditions, completions) are short and must not wait
+  /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
+  private let internalQueue = DispatchQueue(label: "opsview.live.engine")
+  private let onDelivery = DispatchSpecificKey<Bool>()
+  /// Dispatch's global queues, by `QualityOfService.index`.
+  private let workQueues = QualityOfService.byIndex.map {
+    DispatchQueue.global(qos: $0.dispatchQoS)
+  }
+
+  public init() {
+    delivery.setSpecific(key: onDelivery, value: true)
+    core = EngineCore(host: self)
+    // The core lives exactly as long as the runtime and calls its sink only from within a step.
+    core.sink = { [unowned(unsafe) self] event in record(event) }
+  }
+
+  /// Monotonic seconds since the runtime was created: the clock of its events.
+  public var elapsed: Double { secondsSinceOrigin() }
+
+  private func secondsSinceOrigin() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds &- origin) / 1_000_000_000
+  }
+
+  /// Runs one step of the state machine under the lock. What the step decided to dispatch (work, timers,
+  /// delivery) is dispatched after the lock is released: waking a thread is a system call, and doing it
+  /// inside the critical section made every other thread wait for it.
+  private func withCore<T>(_ body: (EngineCore) throws -> T) rethrows -> T {
+    beginStep()
+    do {
+      let result = try body(core)
+      endStep()
+      return result
+    } catch {
+      endStep()
+      throw error
+    }
+  }
+
+  /// Takes the lock and reads the clock once: every event of a step carries the same time.
+  private func beginStep() {
+    lock.lock()
+    stepTime = secondsSinceOrigin()
+  }
+
+  /// Wakes waiters, releases the lock, then dispatches. A worker that just finished an operation takes
+  /// over one started job of its own queue (returned) instead of waking another thread for it.
+  @discardableResult
+  private func endStep(handOff: DispatchQueue? = nil) -> Job? {
+    if finishedInStep {
+      finishedInStep = false
+      if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0 { lock.broadcast() }
+    }
+    let startDrain = !buffer.isEmpty && !drainScheduled
+    if startDrain { drainScheduled = true }
+    var launching: [Launch] = []
+    if !launches.isEmpty { swap(&launching, &launches) }
+    lock.unlock()
+    var next: Job?
+    for launch in launching {
+      if next == nil, let handOff, case .job(let job) = launch, job.queue === handOff {
+        next = job
+      } else {
+        launch.run()
+      }
+    }
+    // A short delay gathers events into larger batches: the delivery thread then takes the lock once per
+    // batch instead of competing for it at every step.
+    if startDrain { delivery.asyncAfter(deadline: .now() + .microseconds(200)) { self.drain() } }
+    return next
+  }
+
+  /// The core's sink: bookkeeping for waiters and cancellation flags, then buffering for delivery.
+  private func record(_ event: Event) {
+    switch event.kind {
+    case .state(_, _, .pending):
+      unfinished += 1
+    case .state(_, _, .finished):
+      unfinished -= 1
+      finishedInStep = true
+    case .cancelled(let name, _, _):
+      // Immediate mode finishes the operation without its work: tell the abandoned work to stop.
+      if let op = core.operation(named: name), op.spec.cancellation == .immediate,
+        let ctx = contexts[op.id]
+      {
+        ctx.requestCancel()
+      }
+    default:
+      break
+    }
+    if !subscribers.isEmpty { buffer.append(event) }
+  }
+
+  /// Delivers buffered events in order on the delivery queue, batch by batch, outside the lock.
+  private func drain() {
+    var batch: [Event] = []
+    while true {
+      lock.lock()
+      if buffer.isEmpty {
+        drainScheduled = false
+        lock.unlock()
+        return
+      }
+      swap(&batch, &buffer)
+      let subs = subscribers
+      lock.unlock()
+      for event in batch {
+        for s in subs where event.seq >= s.from { s.handler(event) }
+      }
+      batch.removeAll(keepingCapacity: true)
+    }
+  }
+
+  // MARK: - Events
+
+  /// Receives every event published from now on, in order, on a private serial queue.
+  public func subscribe(_ handler: @escaping @Sendable (Event) -> Void) {
+    withCore { core in subscribers.append((core.seq + 1, handler)) }
+  }
+
+  /// The number of events published so far.
+  public var eventCount: Int { withCore { $0.seq } }
+
+  // MARK: - Building
+
+  public func addQueue(_ spec: QueueSpec) throws { try withCore { _ = try $0.addQueue(spec) } }
+
+  /// Declares an operation (in `initialized`) with its work and the closures deciding its scripted
+  /// conditions, by condition name (a condition without one uses its `check`). Dependencies named in the
+  /// spec must already be declared; `addDependency` links in any order. `on:` also enqueues it.
+  ///
+  /// The spec's `work` script only informs the events (`work` is shown as the expected duration); the kind
+  /// follows the closure (`.async` → async, `.blocks` → block operation).
+  public func addOperation(
+    _ spec: OperationSpec, work: LiveWork, conditions: [String: LiveCondition] = [:],
+    on queue: String? = nil
+  ) throws {
+    var spec = spec
+    switch work {
+    case .async: spec.isAsync = true
+    case .blocks(let blocks) where spec.work.blocks.isEmpty:
+      spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
+    default: break
+    }
+    try withCore { core in
+      for name in spec.dependencies where core.operation(named: name) == nil {
+        throw EngineError.unknownOperation(name)
+      }
+      let q = try queue.map { name in
+        guard let q = core.queue(named: name) else { throw EngineError.unknownQueue(name) }
+        return q
+      }
+      let op = try core.createOperation(spec)
+      precondition(op.id == works.count, "live runtime and core disagree on operation ids")
+      works.append(work)
+      contexts.append(nil)
+      if !conditions.isEmpty { conditionClosures[op.id] = conditions }
+      try core.resolveDeclaredDependencies(op)
+      if let q { try core.enqueue(op, on: q) }
+    }
+  }
+
+  /// Adds a declared operation to a queue.
+  public func enqueue(_ operation: String, on queue: String) throws {
+    try withCore { core in
+      guard let op = core.operation(named: operation) else {
+        throw EngineError.unknownOperation(operation)
+      }
+      guard let q = core.queue(named: queue) else { throw EngineError.unknownQueue(queue) }
+      try core.enqueue(op, on: q)
+    }
+  }
+
+  /// Adds a dependency after declaration (reported as `dependencyAdded` if the operation is on a queue).
+  public func addDependency(_ operation: String, on dependency: String) throws {
+    try withCore { core in
+      guard let op = core.operation(named: operation) else {
+        throw EngineError.unknownOperation(operation)
+      }
+      guard let dep = core.operation(named: dependency) else {
+        throw EngineError.unknownOperation(dependency)
+      }
+      core.addDependency(op, on: dep)
+      core.settle()
+    }
+  }
+
+  // MARK: - Commands
+
+  /// Applies a command now (cancel, cancelAll, suspend, resume, maxConcurrent).
+  @discardableResult
+  public func perform(_ command: Command, source: CommandSource = .api) -> CommandOutcome {
+    withCore { $0.perform(command, source: source) }
+  }
+
+  // MARK: - Waiting
+
+  /// Blocks until the named operations (all enqueued ones when nil) have finished and every event
+  /// published by then has reached the subscribers, or until `timeout` seconds pass. False on timeout
+  /// or when a name is unknown. Do not call it from a subscriber: delivery cannot progress meanwhile.
+  public func waitUntilFinished(_ operations: [String]? = nil, timeout: Double) -> Bool {
+    let deadline = EngineLock.deadline(after: timeout)
+    lock.lock()
+    let targets = operations.map { $0.map { core.operation(named: $0) } }
+    if let targets, targets.contains(where: { $0 == nil }) {
+      lock.unlock()
+      return false
+    }
+    let done = {
+      targets.map { $0.allSatisfy { $0!.state == .finished } } ?? (self.unfinished == 0)
+    }
+    if operations == nil { waitingForAll += 1 } else { waitingForSome += 1 }
+    var finished = done()
+    while !finished && lock.wait(until: deadline) { finished = done() }
+    finished = finished || done()
+    if operations == nil { waitingForAll -= 1 } else { waitingForSome -= 1 }
+    lock.unlock()
+    if finished { flushDeliveries() }
+    return finished
+  }
+
+  /// Returns once every event published so far has been delivered (a no-op on the delivery queue).
+  public func flushDeliveries() {
+    guard DispatchQueue.getSpecific(key: onDelivery) == nil else { return }
+    // Drains here rather than waiting for the scheduled drain, which may not be queued yet.
+    delivery.sync { drain() }
+  }
+
+  // MARK: - Queries
+
+  public func state(of operation: String) -> OperationState? {
+    withCore { $0.operation(named: operation)?.state }
+  }
+  public func isCancelled(_ operation: String) -> Bool {
+    withCore { $0.operation(named: operation)?.cancelled ?? false }
+  }
+  public func errors(of operation: String) -> [String] {
+    withCore { $0.operation(named: operation)?.errors ?? [] }
+  }
+  public func flags(of operation: String) -> OperationFlags? {
+    withCore { core in
+      core.operation(named: operation).map {
+        OperationFlags(state: $0.state, cancelled: $0.cancelled)
+      }
+    }
+  }
+  /// Foundation's `operationCount`: operations in the queue that have not finished.
+  public func operationCount(of queue: String) -> Int {
+    withCore { $0.queue(named: queue)?.members.count ?? 0 }
+  }
+  public func executingCount(of queue: String) -> Int {
+    withCore { $0.queue(named: queue)?.executing ?? 0 }
+  }
+
+  // MARK: - From work
+
+  func produce(from id: Int, _ name: String) -> Bool {
+    withCore { core in
+      let producer = core.ops[id]
+      guard producer.state == .executing, let target = core.operation(named: name),
+        !target.isEnqueued
+      else {
+        return false
+      }
+      core.produce(producer, name)
+      return true
+    }
+  }
+
+  /// The work of an operation returned (or an async one called finish). Called on a worker of `queue`,
+  /// it returns the next job for that worker to run.
+  private func workReturned(_ id: Int, errors: [String], on queue: DispatchQueue? = nil) -> Job? {
+    beginStep()
+    contexts[id] = nil
+    core.workFinished(core.ops[id], errors: errors)
+    return endStep(handOff: queue)
+  }
+
+  private func queue(for op: OperationRecord) -> DispatchQueue {
+    let qos =
+      op.spec.qos != .default ? op.spec.qos : op.queue.map { core.queues[$0].qos } ?? .default
+    return workQueues[qos.index]
+  }
+}
+
+extension LiveRuntime: EngineHost {
+  // Called by the core under the lock: nothing here calls back into the core synchronously.
+
+  var now: Double { stepTime }
+
+  func execute(_ op: OperationRecord) {
+    let id = op.id
+    let work = works[id]
+    if case .none = work, op.spec.kind == .group { return }  // The children are the work.
+    let ctx = WorkContext(runtime: self, operation: op.name, id: id)
+    contexts[id] = ctx
+    let queue = queue(for: op)
+    switch work {
+    case .sync(let body):
+      launches.append(
+        .job(
+          Job(queue: queue) {
+            var errors: [String] = []
+            do { try body(ctx) } catch { errors = [String(describing: error)] }
+            return self.workReturned(id, errors: errors, on: queue)
+          }))
+    case .async(let body):
+      launches.append(
+        .async(queue) { body(ctx) { errors in _ = self.workReturned(id, errors: errors) } })
+    case .blocks(let blocks):
+      let internalQueue = internalQueue
+      launches.append(
+        .inline {
+          let group = DispatchGroup()
+          for block in blocks { queue.async(group: group) { block(ctx) } }
+          group.notify(queue: internalQueue) { _ = self.workReturned(id, errors: []) }
+        })
+    case .none:
+      launches.append(.job(Job(queue: queue) { self.workReturned(id, errors: [], on: queue) }))
+    }
+  }
+
+  func evaluate(_ op: OperationRecord, condition index: Int) {
+    let id = op.id
+    let condition = op.spec.conditions[index]
+    let queue = queue(for: op)
+    if let closure = conditionClosures[id]?[condition.name] {
+      launches.append(
+        .async(queue) {
+          let (result, error) = closure()
+          self.withCore {
+            $0.conditionEvaluated($0.ops[id], index: index, result: result, error: error)
+          }
+        })
+      return
+    }
+    // Built-in checks are decided by the core; a scripted one without a closure gives its script.
+    var result = ConditionResult.satisfied
+    var error: String?
+    if case .scripted(let r, let e) = condition.check { (result, error) = (r, e) }
+    let deliver: @Sendable () -> Void = { [result, error] in
+      self.withCore {
+        $0.conditionEvaluated($0.ops[id], index: index, result: result, error: error)
+      }
+    }
+    schedule(after: condition.evaluate, deliver)
+  }
+
+  func cancelExecuting(_ op: OperationRecord) {
+    contexts[op.id]?.requestCancel()
+  }
+
+  func schedule(after seconds: Double, _ timer: EngineTimer) {
+    schedule(after: seconds) { self.withCore { $0.fire(timer) } }
+  }
+
+  private func schedule(after seconds: Double, _ body: @escaping @Sendable () -> Void) {
+    launches.append(
+      seconds > 0 ? .after(internalQueue, seconds, body) : .async(internalQueue, body))
+  }
+}
+
+/// An operation's work on a Dispatch queue. Its body returns the next job its thread may run at once.
+private struct Job: Sendable {
+  let queue: DispatchQueue
+  let body: @Sendable () -> Job?
+
+  func dispatch() {
+    queue.async {
+      var next: Job? = self
+      while let job = next { next = job.body() }
+    }
+  }
+}
+
+/// A dispatch decided under the engine lock, performed after it is released.
+private enum Launch {
+  case job(Job)
+  case async(DispatchQueue, @Sendable () -> Void)
+  case after(DispatchQueue, Double, @Sendable () -> Void)
+  case inline(@Sendable () -> Void)
+
+  func run() {
+    switch self {
+    case .job(let job): job.dispatch()
+    case .async(let queue, let body): queue.async(execute: body)
+    case .after(let queue, let delay, let body):
+      queue.asyncAfter(deadline: .now() + delay, execute: body)
+    case .inline(let body): body()
+    }
+  }
+}
+
+extension QualityOfService {
+  static let byIndex: [QualityOfService] = [
+    .userInteractive, .userInitiated, .utility, .background, .default,
+  ]
+
+  var index: Int {
+    switch self {
+    case .userInteractive: 0
+    case .userInitiated: 1
+    case .utility: 2
+    case .background: 3
+    case .default: 4
+    }
+  }
+
+  var dispatchQoS: DispatchQoS.QoSClass {
+    switch self {
+    case .userInteractive: .userInteractive
+    case .userInitiated: .userInitiated
+    case .utility: .utility
+    case .background: .background
+    case .default: .default
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// How the board is started for these tests, and what its header shows for that scenario.
+/// WAITS FOR THE CLI: `opsview play <scenario>` wired to `TerminalApp.run` (lead, Sources/opsview).
+private enum Play {
+  static let arguments = ["play", "tour"]
+  static let title = "Tour: a photo app"
+}
+
+private let noBinary: Comment = "opsview was not found beside the test bundle or under .build; run `swift build` first"
+
+/// Without a terminal the board refuses cleanly. Needs no tmux.
+@Suite struct TerminalRefusalTests {
+  @Test func withoutATerminalItPointsAtTrace() throws {
+    let binary = try #require(OpsviewBinary.path, noBinary)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = Play.arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+    #expect(stderr.contains("opsview trace"), "stderr: \(stderr)")
+    #expect(!stdout.contains(0x1B), "no escape sequences may reach a non-terminal")
+  }
+}
+
+/// The real binary in a private tmux server: the board appears, keys work, every way out restores
+/// the terminal. The tests run one at a time so a slow machine is not made slower.
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: skipping the end-to-end board tests"))
+struct BoardEndToEndTests {
+  private func start(width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws -> TmuxSession {
+    let binary = try #require(OpsviewBinary.path, noBinary)
+    return try TmuxSession(
+      width: width, height: height,
+      command: TmuxSession.wrapped(binary, Play.arguments, environment: environment))
+  }
+
+  /// The wrapper's report once the program has ended: its exit status and restored tty modes.
+  private func expectEnded(_ session: TmuxSession, status: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+    let ended = session.waitFor("exit: \(status)")
+    let screen = session.capture()
+    #expect(ended, "screen:\n\(screen)", sourceLocation: sourceLocation)
+    #expect(screen.contains("tty: restored"), "screen:\n\(screen)", sourceLocation: sourceLocation)
+    // endwin left the alternate screen: the board is gone.
+    #expect(!screen.contains(Play.title), "screen:\n\(screen)", sourceLocation: sourceLocation)
+  }
+
+  @Test func dumbTerminalPointsAtTraceAndLeavesTheTerminalAlone() throws {
+    let session = try start(environment: ["TERM": "dumb"])
+    #expect(session.waitFor("exit: 2"), "screen:\n\(session.capture())")
+    let screen = session.capture()
+    #expect(screen.contains("opsview trace"), "screen:\n\(screen)")
+    #expect(screen.contains("tty: restored"), "screen:\n\(screen)")
+  }
+
+  @Test func boardAppearsAndQuitsWithQ() throws {
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    #expect(session.capture().contains("help"))
+    try session.send("q")
+    expectEnded(session, status: 0)
+  }
+
+  @Test func spacePausesTheClock() throws {
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    try session.send("Space")
+    try #require(session.waitFor("paused"), "screen:\n\(session.capture())")
+    try session.send("q")
+    expectEnded(session, status: 0)
+  }
+
+  @Test func resizingRelaysOutAndRecoversFromTooSmall() throws {
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    try session.resize(width: 40, height: 10)
+    #expect(session.waitFor("needs at least"), "screen:\n\(session.capture())")
+    try session.resize(width: 100, height: 30)
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    // Every row fits the new width: nothing drawn for the old size is left over.
+    #expect(session.capture().split(separator: "\n").allSatisfy { $0.count <= 100 })
+    try session.send("q")
+    expectEnded(session, status: 0)
+  }
+
+  @Test func ctrlCRestoresTheTerminal() throws {
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    try session.send("C-c")
+    expectEnded(session, status: 128 + SIGINT)
+  }
+
+  @Test(arguments: [SIGTERM, SIGHUP])
+  func aSignalRestoresTheTerminal(signal: Int32) throws {
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    let board = try #require(session.waitForChild(), "the program under test did not start")
+    #expect(kill(board, signal) == 0)
+    expectEnded(session, status: 128 + signal)
+  }
+
+  @Test func aSignalWhilePausedEndsItToo() throws {
+    // Paused, the loop blocks on input with no timeout: the signal itself must wake it.
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    try session.send("Space")
+    try #require(session.waitFor("paused"), "screen:\n\(session.capture())")
+    let board = try #require(session.waitForChild(), "the program under test did not start")
+    #expect(kill(board, SIGTERM) == 0)
+    expectEnded(session, status: 128 + SIGTERM)
+  }
+}

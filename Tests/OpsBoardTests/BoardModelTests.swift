@@ -1,0 +1,227 @@
+import OpsEngine
+import Testing
+
+@testable import OpsBoard
+
+/// Folds every event a runtime has published (and will publish up to `time`) into a fresh model.
+private func fold(_ rt: VirtualRuntime, until time: Double? = nil) -> (BoardModel, [LogEntry]) {
+  if let t = time { rt.run(until: t) } else { rt.run() }
+  var model = BoardModel()
+  var log: [LogEntry] = []
+  for e in rt.events {
+    let entry = model.apply(e)
+    if let r = model.revisedEntry { log[log.count - 1] = r }
+    log.append(entry)
+  }
+  return (model, log)
+}
+
+@Suite("BoardModel: a pure fold of engine events")
+struct BoardModelTests {
+  @Test func queueCountsFollowStates() {
+    let (model, _) = fold(photoRuntime(), until: 5)
+    let network = model.queue(named: "network")!
+    #expect(network.maxConcurrent == 2)
+    #expect(network.executing == 1)
+    #expect(network.counts[.pending] == 2)
+    #expect(network.counts[.finished] == 2)
+    #expect(network.cancelled == 1)
+    #expect(network.operationCount == 5)
+    let images = model.queue(named: "images")!
+    #expect(images.maxConcurrent == nil)
+    #expect(images.executing == 3)
+    #expect(model.queues.map(\.name) == ["network", "images", "ui"])
+  }
+
+  @Test func operationsKeepAddOrderStatesAndFlags() {
+    let (model, _) = fold(photoRuntime(), until: 5)
+    #expect(model.operations.prefix(4).map(\.name) == ["download", "prefetch", "fetchAvatar", "decode"])
+    let download = model.operation(named: "download")!
+    #expect(download.state == .finished)
+    #expect(download.flags == OperationFlags(state: .finished, cancelled: false))
+    #expect(download.history.map(\.state) == [.initialized, .pending, .ready, .executing, .finishing, .finished])
+    let prefetch = model.operation(named: "prefetch")!
+    #expect(prefetch.cancelled && prefetch.cancelCause == .action)
+    #expect(prefetch.flags.isCancelled && prefetch.flags.isFinished)
+    let decode = model.operation(named: "decode")!
+    #expect(decode.state == .executing && decode.flags.isExecuting && decode.flags.isReady)
+    #expect(decode.startedAt == 4)
+    #expect(decode.progress(at: 5.5) == 0.5)
+    #expect(decode.timeInState(at: 5) == 1)
+    #expect(decode.lastTransition == Transition(from: .ready, to: .executing, time: 4))
+    #expect(model.operation(named: "fetchAvatar")!.priority == .high)
+    #expect(model.unfinishedCount == 9)
+  }
+
+  @Test func logLinesSayWhatHappenedAndWhy() {
+    let (_, log) = fold(photoRuntime())
+    let lines = Set(log.map(\.line))
+    #expect(lines.contains("4.00  decode  pending → ready: download finished"))
+    #expect(lines.contains("0.00  download  initialized → pending: added to network"))
+    #expect(lines.contains("4.00  fetchAvatar  ready → executing: download finished, freeing a slot"))
+    #expect(lines.contains("3.00  rateApp  ready → executing: got the Alert exclusivity lock"))
+    #expect(lines.contains("13.00  upload  pending → evaluatingConditions: login finished (the last of 2 dependencies)"))
+    #expect(lines.contains("14.00  upload  evaluatingConditions → ready: all conditions satisfied"))
+    #expect(lines.contains("2.00  analytics  executing → finishing: work failed: quota exceeded"))
+    #expect(lines.contains("4.50  prefetch  executing → finishing: cancelled: the work noticed and stopped early"))
+    #expect(lines.contains("6.00  warmCache  executing → finishing: timed out: the work noticed and stopped"))
+    #expect(lines.contains("4.00  » cancel prefetch (scenario action)"))
+    // Every event has exactly one entry, in order.
+    #expect(log.map(\.seq) == Array(1...log.count))
+  }
+
+  @Test func keyCommandsAppearAsCommandsFollowedByTheirEffects() {
+    let rt = photoRuntime()
+    rt.run(until: 3.1)
+    rt.perform(.suspend(queue: "network"), source: .key)
+    let (_, log) = fold(rt, until: 3.1)
+    let i = log.firstIndex { $0.line == "3.10  ⌨ suspend network" }!
+    #expect(log[i + 1].line == "3.10  network  queue suspended: nothing new starts, running operations continue")
+  }
+
+  @Test func dependenciesAndDependentsWithTheirStates() {
+    let (model, _) = fold(photoRuntime(), until: 12)
+    let upload = model.operation(named: "upload")!
+    // login was named by upload before it was added to a queue.
+    #expect(upload.dependencies == ["resize", "login"])
+    #expect(model.operation(named: "login")!.dependents == ["upload"])
+    #expect(model.operation(named: "decode")!.dependents == ["resize", "thumbnail"])
+    #expect(model.dependencyProgress(of: upload) == (1, 2))
+    #expect(model.dependencyStates(of: "upload").map(\.state) == [.finished, .executing])
+    #expect(model.dependentStates(of: "resize").map(\.name) == ["upload", "login"])
+  }
+
+  @Test func conditionsAndExclusivity() {
+    var (model, _) = fold(photoRuntime(), until: 1)
+    #expect(model.operation(named: "rateApp")!.conditions[0].status == .waitingForExclusivity)
+    #expect(model.operation(named: "rateApp")!.conditions[0].holder == "banner")
+    #expect(model.operation(named: "banner")!.conditions[0].status == .holdsLock)
+    #expect(model.operation(named: "banner")!.conditions[0].category == "Alert")
+    #expect(model.operation(named: "upload")!.conditions[0].status == .waiting)
+    (model, _) = fold(photoRuntime(), until: 13.5)
+    #expect(model.operation(named: "upload")!.conditions[0].status == .evaluating)
+    #expect(model.operation(named: "banner")!.conditions[0].status == .released)
+    (model, _) = fold(photoRuntime())
+    #expect(model.operation(named: "upload")!.conditions[0].status == .satisfied)
+  }
+
+  @Test func failedConditionCancelsWithItsError() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperation(
+      OperationSpec(
+        name: "share",
+        conditions: [ConditionSpec(name: "online", check: .scripted(result: .failed, error: "offline"))]))
+    try rt.enqueue("share", on: "q")
+    let (model, log) = fold(rt)
+    let share = model.operation(named: "share")!
+    #expect(share.conditions[0].status == .failed && share.conditions[0].error == "offline")
+    #expect(share.cancelled && share.errors == ["offline"])
+    #expect(log.map(\.line).contains("0.00  share  evaluatingConditions → ready: condition online failed, so it is cancelled"))
+    #expect(log.map(\.line).contains("0.00  share  ready → finishing: cancelled before it started: its queue starts it, it skips main() and finishes"))
+  }
+
+  @Test func cyclesAreMarkedAndCancellingMakesReadyAtOnce() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([
+      OperationSpec(name: "a", dependencies: ["b"]), OperationSpec(name: "b", dependencies: ["a"]),
+    ])
+    try rt.enqueue("a", on: "q")
+    try rt.enqueue("b", on: "q")
+    var (model, _) = fold(rt)
+    #expect(model.cycles.count == 1)
+    #expect(Set(model.cycles[0]) == ["a", "b"])
+    #expect(model.operation(named: "a")!.inCycle && model.operation(named: "b")!.inCycle)
+    #expect(model.operation(named: "a")!.state == .pending)
+    rt.perform(.cancel(operation: "a"), source: .key)
+    let log: [LogEntry]
+    (model, log) = fold(rt)
+    #expect(model.operation(named: "b")!.state == .finished)
+    #expect(log.map(\.line).contains("0.00  a  pending → ready: cancelled, so ready at once: its queue must still start it to finish it"))
+    #expect(log.map(\.line).contains("0.00  b  pending → ready: a finished"))
+  }
+
+  @Test func limitChangesAndResumeAreNamedAsCausesOfStarts() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    try rt.addOperations([OperationSpec(name: "one"), OperationSpec(name: "two"), OperationSpec(name: "three")])
+    for o in ["one", "two", "three"] { try rt.enqueue(o, on: "q") }
+    rt.perform(.setMaxConcurrent(queue: "q", value: 2), source: .key)
+    rt.perform(.suspend(queue: "q"), source: .key)
+    rt.run(until: 1)
+    rt.perform(.resume(queue: "q"), source: .key)
+    let (model, log) = fold(rt)
+    let lines = log.map(\.line)
+    #expect(lines.contains("0.00  two  ready → executing: q limit raised to 2"))
+    #expect(lines.contains("1.00  three  ready → executing: q resumed"))
+    #expect(model.queue(named: "q")!.maxConcurrent == 2)
+    #expect(model.queue(named: "q")!.counts[.finished] == 3)
+  }
+
+  @Test func producedOperationsRememberTheirProducer() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([
+      OperationSpec(name: "crawl", work: WorkScript(duration: 2, produces: [.init(at: 1, operation: "page")])),
+      OperationSpec(name: "page"),
+    ])
+    try rt.enqueue("crawl", on: "q")
+    let (model, _) = fold(rt)
+    #expect(model.operation(named: "page")!.producedBy == "crawl")
+    #expect(model.operation(named: "crawl")!.producedBy == nil)
+  }
+
+  @Test func recentLogKeepsTheNewestInOrder() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))
+    let specs = (0..<60).map { OperationSpec(name: "op\($0)") }
+    try rt.addOperations(specs)
+    for s in specs { try rt.enqueue(s.name, on: "q") }
+    let (model, log) = fold(rt)
+    #expect(log.count > BoardModel.recentLogCapacity)
+    #expect(model.recentLog == Array(log.suffix(BoardModel.recentLogCapacity)))
+    #expect(model.newestLog(3) == Array(log.suffix(3)))
+    #expect(model.newestLog(0).isEmpty)
+  }
+
+  @Test func aCopyTakenMidwayIsThatMomentExactly() {
+    let rt = photoRuntime()
+    rt.run()
+    var live = BoardModel()
+    var history = BoardHistory(interval: 16)
+    var log: [LogEntry] = []
+    var snapshots: [Int: BoardModel] = [:]
+    for e in rt.events {
+      log.append(live.apply(e))
+      if let r = live.revisedEntry { log[log.count - 2] = r }
+      history.record(live)
+      if e.seq % 37 == 0 { snapshots[e.seq] = live }
+    }
+    #expect(history.checkpoints.count == rt.events.count / 16 + 1)
+    for (seq, snapshot) in snapshots {
+      var fresh = BoardModel()
+      for e in rt.events.prefix(seq) { fresh.apply(e) }
+      #expect(fresh == snapshot)
+      #expect(history.model(afterEvents: seq, log: log) == snapshot)
+    }
+  }
+
+  @Test func tenThousandOperationsFoldWithConsistentCounts() throws {
+    let rt = VirtualRuntime(recording: false)
+    var model = BoardModel()
+    rt.subscribe { model.apply($0) }
+    try rt.addQueue(QueueSpec(name: "bulk", maxConcurrent: 8))
+    let specs = (0..<10_000).map {
+      OperationSpec(name: "op\($0)", dependencies: $0 >= 2 ? ["op\($0 / 2)"] : [], work: WorkScript(duration: 0.01))
+    }
+    try rt.addOperations(specs)
+    for s in specs { try rt.enqueue(s.name, on: "bulk") }
+    rt.run()
+    #expect(model.operations.count == 10_000)
+    #expect(model.queue(named: "bulk")!.counts[.finished] == 10_000)
+    #expect(model.unfinishedCount == 0)
+    #expect(model.lastSeq == rt.eventCount)
+    #expect(model.operation(named: "op1")!.dependents.count == 2)
+  }
+}

@@ -1,0 +1,91 @@
+import OpsEngine
+import PropertyBased
+import Testing
+
+extension RandomScenario {
+  /// Builds the scenario on the virtual runtime, interventions at their times, everything released at
+  /// t = 100 (after every intervention), and runs it to the end.
+  func runVirtual() throws -> VirtualRuntime {
+    let rt = VirtualRuntime()
+    for q in queueSpecs { try rt.addQueue(q) }
+    try rt.addOperations(specs(scale: 0.1))
+    for i in ops.indices { try rt.enqueue(name(i), on: queueName(ops[i].queue)) }
+    for v in interventions { rt.schedule(command(v), at: Double(v.tenths) / 10) }
+    for c in releaseEverything { rt.schedule(c, at: 100) }
+    rt.run()
+    return rt
+  }
+}
+
+/// Invariants over random DAGs, priorities, work and interventions, on the virtual runtime.
+@Suite struct VirtualPropertyTests {
+  @Test func randomWorkloadsKeepEveryInvariant() async {
+    await propertyCheck(count: 300, input: RandomScenario.generator(maxOps: 20)) { scenario in
+      let rt = try scenario.runVirtual()
+      let problems = EventInvariants(exclusivity: scenario.exclusivity).violations(in: rt.events)
+      #expect(problems.isEmpty, "\(problems.prefix(8).joined(separator: "\n"))\n\(scenario)")
+    }
+  }
+
+  @Test func theSameInputGivesAByteIdenticalStream() async {
+    await propertyCheck(count: 50, input: RandomScenario.generator(maxOps: 20)) { scenario in
+      let first = try scenario.runVirtual().events.map(\.jsonLine)
+      let second = try scenario.runVirtual().events.map(\.jsonLine)
+      #expect(first == second)
+      #expect(!first.isEmpty)
+    }
+  }
+
+  /// The checker itself must catch broken streams, or the properties above prove nothing.
+  @Test func theCheckerRejectsBrokenStreams() throws {
+    let scenario = RandomScenario(
+      queues: [.init(limit: 1, suspended: false)],
+      ops: (0..<3).map { i in
+        .init(
+          queue: 0, priority: 2, tenths: 5, dependencyBits: i == 2 ? 0b1 : 0, exclusive: 7, mode: 0,
+          condition: 0,
+          timeout: 0, qos: 4)
+      }, interventions: [])
+    let events = try scenario.runVirtual().events
+    let checker = EventInvariants(exclusivity: scenario.exclusivity)
+    #expect(checker.violations(in: events).isEmpty)
+    // Dropping a finish breaks the sequence and leaves an operation unfinished.
+    let lastFinish = try #require(
+      events.lastIndex { if case .didFinish = $0.kind { true } else { false } })
+    var dropped = events
+    dropped.remove(at: lastFinish)
+    #expect(checker.violations(in: dropped).contains("op2 never finished (state finished)"))
+    // Observers out of order.
+    var swapped = events
+    swapped.swapAt(lastFinish, lastFinish - 2)
+    #expect(
+      checker.violations(in: swapped).contains { $0.contains("didFinish without willFinish") })
+    // Two operations executing at once on a serial queue, sharing a category.
+    let overlapping = [
+      Event(
+        seq: 1, time: 0,
+        kind: .queueAdded(queue: "q", maxConcurrent: 1, suspended: false, qos: .default)),
+      Event(
+        seq: 2, time: 0,
+        kind: .operationAdded(
+          operation: "a", queue: "q", priority: .normal, qos: .default, kind: .plain,
+          dependencies: [], conditions: [], work: 1)),
+      Event(
+        seq: 3, time: 0,
+        kind: .operationAdded(
+          operation: "b", queue: "q", priority: .normal, qos: .default, kind: .plain,
+          dependencies: ["a"], conditions: [], work: 1)),
+      Event(seq: 4, time: 0, kind: .state(operation: "a", from: .initialized, to: .pending)),
+      Event(seq: 5, time: 0, kind: .state(operation: "a", from: .pending, to: .ready)),
+      Event(seq: 6, time: 0, kind: .state(operation: "a", from: .ready, to: .executing)),
+      Event(seq: 7, time: 0, kind: .state(operation: "b", from: .initialized, to: .pending)),
+      Event(seq: 8, time: 0, kind: .state(operation: "b", from: .pending, to: .ready)),
+      Event(seq: 9, time: 0, kind: .state(operation: "b", from: .ready, to: .executing)),
+    ]
+    let found = EventInvariants(exclusivity: ["a": ["x"], "b": ["x"]], requireAllFinished: false)
+      .violations(in: overlapping)
+    #expect(found.contains { $0.contains("limit 1") })
+    #expect(found.contains { $0.contains("before its dependency a finished") })
+    #expect(found.contains { $0.contains("while a holds x") })
+  }
+}
