@@ -1,3 +1,6 @@
+// After editing this header, touch Sources/OpsTerminal/*.swift (or clean): SwiftPM does not recompile
+// Swift files when a system-library header changes, and stale objects link against the old inlines.
+//
 // SwiftPM drops pkg-config's -D_XOPEN_SOURCE, which hides the wide-character API: ask for it here.
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
@@ -24,7 +27,6 @@ static inline attr_t opsview_a_dim(void) { return A_DIM; }
 static inline attr_t opsview_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t opsview_a_normal(void) { return A_NORMAL; }
 static inline int opsview_key_code_yes(void) { return KEY_CODE_YES; }
-static inline int opsview_key_f(int n) { return KEY_F(n); }
 
 // wcwidth is declared only under _XOPEN_SOURCE, which SwiftPM drops (see above).
 extern int wcwidth(wchar_t c);
@@ -38,7 +40,6 @@ static inline FILE *opsview_stdin(void) { return stdin; }
 
 static inline mmask_t opsview_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t opsview_button1_clicked(void) { return BUTTON1_CLICKED; }
-static inline mmask_t opsview_button1_released(void) { return BUTTON1_RELEASED; }
 static inline mmask_t opsview_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t opsview_button5_pressed(void) { return BUTTON5_PRESSED; }
 
@@ -56,8 +57,8 @@ static int opsview_captured_stderr = -1;
 static const int opsview_quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static const int opsview_crash_signals[] = {SIGSEGV, SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGTRAP};
 #define OPSVIEW_COUNT(array) (sizeof array / sizeof array[0])
-// File-scope statics of system types (sem_t, pthread_t, struct sigaction) are not emitted by Swift's
-// Clang importer (undefined symbols at link time); function-local statics are.
+// A file-scope static without an initializer (a tentative definition) is not emitted by Swift's
+// Clang importer: undefined symbol at link time. Function-local statics are.
 static inline sem_t *opsview_quit_semaphore(void) {
   static sem_t semaphore;
   return &semaphore;

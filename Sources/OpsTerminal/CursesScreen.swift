@@ -31,7 +31,9 @@ final class CursesScreen {
   private(set) var width: Int
   private(set) var height: Int
 
-  private init(screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, styles: StyleTable, mouse: Bool) {
+  private init(
+    screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, styles: StyleTable, mouse: Bool
+  ) {
     self.screen = screen
     self.window = window
     self.styles = styles
@@ -52,7 +54,8 @@ final class CursesScreen {
       throw .initFailed("no standard screen")
     }
     SignalGuard.cursesStarted()
-    cbreak()  // Ctrl-C, Ctrl-Z, Ctrl-\ stay signals: ncurses suspends on Ctrl-Z, we quit on the others
+    // Ctrl-C, Ctrl-Z, Ctrl-\ stay signals: ncurses suspends on Ctrl-Z, we quit on the others.
+    cbreak()
     noecho()
     nonl()
     keypad(window, true)
@@ -63,7 +66,8 @@ final class CursesScreen {
 
     var support: ColorSupport?
     let noColor = getenv("NO_COLOR").map { String(cString: $0) }
-    if ColorPolicy.useColor(option: options.color, noColor: noColor, terminalHasColors: has_colors()),
+    if ColorPolicy.useColor(
+      option: options.color, noColor: noColor, terminalHasColors: has_colors()),
       start_color() == OK
     {
       let defaults = use_default_colors() == OK
@@ -74,7 +78,8 @@ final class CursesScreen {
       mouseinterval(0)  // report presses at once instead of waiting to assemble clicks
       mousemask(mmask_t(MouseMasks.ncurses.all), nil)
     }
-    return CursesScreen(screen: screen, window: window, styles: StyleTable(support: support), mouse: options.mouse)
+    return CursesScreen(
+      screen: screen, window: window, styles: StyleTable(support: support), mouse: options.mouse)
   }
 
   /// Gives the terminal back: endwin restores its modes and leaves the alternate screen.
@@ -125,7 +130,9 @@ final class CursesScreen {
       for (offset, scalar) in scalars.enumerated() { text[offset] = wchar_t(bitPattern: scalar) }
       text[scalars.count] = 0
       var pair = style.pair
-      setcchar(&cell, text, attr_t(style.attributes), Int16(truncatingIfNeeded: min(style.pair, 0x7FFF)), &pair)
+      setcchar(
+        &cell, text, attr_t(style.attributes), Int16(truncatingIfNeeded: min(style.pair, 0x7FFF)),
+        &pair)
       // The bottom-right cell reports ERR (the cursor cannot advance past it) but is drawn.
       mvwadd_wch(window, Int32(y), Int32(x), &cell)
     }

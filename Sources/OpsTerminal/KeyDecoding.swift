@@ -56,7 +56,9 @@ public enum KeyDecoder {
 
   /// A mouse report: button-1 press or click selects, wheel buttons 4/5 scroll. Coordinates are
   /// screen cells, 0-based.
-  public static func decodeMouse(x: Int, y: Int, buttons: UInt32, masks: MouseMasks = .ncurses) -> KeyInput? {
+  public static func decodeMouse(x: Int, y: Int, buttons: UInt32, masks: MouseMasks = .ncurses)
+    -> KeyInput?
+  {
     if buttons & masks.wheelUp != 0 { return .scrollUp }
     if buttons & masks.wheelDown != 0 { return .scrollDown }
     if buttons & (masks.press | masks.click) != 0 { return .mouseClick(x: x, y: y) }

@@ -32,7 +32,8 @@ public struct AttributeBits: Sendable, Equatable {
   }
 
   public static let ncurses = AttributeBits(
-    bold: UInt32(opsview_a_bold()), reverse: UInt32(opsview_a_reverse()), dim: UInt32(opsview_a_dim()),
+    bold: UInt32(opsview_a_bold()), reverse: UInt32(opsview_a_reverse()),
+    dim: UInt32(opsview_a_dim()),
     underline: UInt32(opsview_a_underline()))
 }
 
@@ -88,7 +89,8 @@ public struct StyleTable: Sendable {
     let fg = Self.colorNumber(foreground, background: false, support: support)
     let bg = Self.colorNumber(background, background: true, support: support)
     if fg.dim { extra.insert(.dim) }
-    let (pair, define) = allocatePair(foreground: fg.number, background: bg.number, support: support)
+    let (pair, define) = allocatePair(
+      foreground: fg.number, background: bg.number, support: support)
     return (CursesStyle(pair: pair, attributes: attributeBits(attributes.union(extra))), define)
   }
 
@@ -134,7 +136,9 @@ public struct StyleTable: Sendable {
     if let pair = pairs[key] { return (pair, nil) }
     guard Int(nextPair) < support.pairs else {
       // Out of pairs: keep the foreground on the default background if that exists, else pair 0.
-      if background != defaultBackground, let pair = pairs[(foreground + 1) << 16 | (defaultBackground + 1)] {
+      if background != defaultBackground,
+        let pair = pairs[(foreground + 1) << 16 | (defaultBackground + 1)]
+      {
         return (pair, nil)
       }
       return (0, nil)

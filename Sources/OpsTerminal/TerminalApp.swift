@@ -20,7 +20,8 @@ public enum TerminalApp {
   /// SIGHUP, SIGQUIT) or the terminal goes away. The terminal is restored (endwin) before this returns
   /// or throws; a crash restores it from a last-resort signal handler.
   @MainActor
-  public static func run(_ board: some InteractiveBoard, options: TerminalOptions) throws(TerminalError)
+  public static func run(_ board: some InteractiveBoard, options: TerminalOptions)
+    throws(TerminalError)
     -> ExitReason
   {
     setlocale(LC_ALL, "")  // before curses starts, or multi-byte glyphs go out as raw bytes
@@ -45,7 +46,9 @@ public enum TerminalApp {
   }
 
   @MainActor
-  private static func runLoop(_ board: some InteractiveBoard, screen: CursesScreen, ascii: Bool) -> ExitReason {
+  private static func runLoop(_ board: some InteractiveBoard, screen: CursesScreen, ascii: Bool)
+    -> ExitReason
+  {
     let clock = ContinuousClock()
     var lastTick = clock.now
     screen.draw(board.render(width: screen.width, height: screen.height, ascii: ascii))

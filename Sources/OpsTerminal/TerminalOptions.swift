@@ -28,13 +28,16 @@ public enum TerminalError: Error, CustomStringConvertible, Equatable, Sendable {
     let fallback = "use `opsview trace` for a text trace instead."
     switch self {
     case .notATerminal:
-      return "opsview: the board needs an interactive terminal, but stdin or stdout is not one; \(fallback)"
+      return
+        "opsview: the board needs an interactive terminal, but stdin or stdout is not one; \(fallback)"
     case .dumbTerminal(let term) where term.isEmpty:
-      return "opsview: TERM is not set, so the board cannot be drawn; set TERM (for example xterm-256color) or \(fallback)"
+      return
+        "opsview: TERM is not set, so the board cannot be drawn; set TERM (for example xterm-256color) or \(fallback)"
     case .dumbTerminal("dumb"):
       return "opsview: the terminal is 'dumb' and cannot show the board; \(fallback)"
     case .dumbTerminal(let term):
-      return "opsview: the terminal type '\(term)' has no usable terminfo entry, so the board cannot be drawn; \(fallback)"
+      return
+        "opsview: the terminal type '\(term)' has no usable terminfo entry, so the board cannot be drawn; \(fallback)"
     case .initFailed(let what):
       return "opsview: the terminal could not be set up (\(what)); \(fallback)"
     }

@@ -39,9 +39,17 @@ struct Play: ParsableCommand {
     }
     let board = BoardSession(
       title: s.title, notes: s.notes, speed: speed ?? s.speed, paused: paused, makeRuntime: { s.makeRuntime() })
-    let reason = try MainActor.assumeIsolated {
-      try TerminalApp.run(board, options: TerminalOptions(mouse: !noMouse, ascii: ascii))
+    let outcome = MainActor.assumeIsolated {
+      Result { () throws(TerminalError) in
+        try TerminalApp.run(board, options: TerminalOptions(mouse: !noMouse, ascii: ascii))
+      }
     }
-    if case .signal(let n) = reason { throw ExitCode(128 + n) }
+    switch outcome {
+    case .success(let reason):
+      if reason.exitCode != 0 { throw ExitCode(reason.exitCode) }
+    case .failure(let error):
+      printError("\(error)")
+      throw Exit.usage
+    }
   }
 }

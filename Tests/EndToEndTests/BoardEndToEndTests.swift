@@ -8,7 +8,8 @@ private enum Play {
   static let title = "Tour: a photo app"
 }
 
-private let noBinary: Comment = "opsview was not found beside the test bundle or under .build; run `swift build` first"
+private let noBinary: Comment =
+  "opsview was not found beside the test bundle or under .build; run `swift build` first"
 
 /// Without a terminal the board refuses cleanly. Needs no tmux.
 @Suite struct TerminalRefusalTests {
@@ -34,9 +35,14 @@ private let noBinary: Comment = "opsview was not found beside the test bundle or
 
 /// The real binary in a private tmux server: the board appears, keys work, every way out restores
 /// the terminal. The tests run one at a time so a slow machine is not made slower.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: skipping the end-to-end board tests"))
+@Suite(
+  .serialized,
+  .enabled(
+    if: TmuxSession.isAvailable, "tmux is not installed: skipping the end-to-end board tests"))
 struct BoardEndToEndTests {
-  private func start(width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws -> TmuxSession {
+  private func start(width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws
+    -> TmuxSession
+  {
     let binary = try #require(OpsviewBinary.path, noBinary)
     return try TmuxSession(
       width: width, height: height,
@@ -44,7 +50,9 @@ struct BoardEndToEndTests {
   }
 
   /// The wrapper's report once the program has ended: its exit status and restored tty modes.
-  private func expectEnded(_ session: TmuxSession, status: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+  private func expectEnded(
+    _ session: TmuxSession, status: Int32, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let ended = session.waitFor("exit: \(status)")
     let screen = session.capture()
     #expect(ended, "screen:\n\(screen)", sourceLocation: sourceLocation)
@@ -87,6 +95,31 @@ struct BoardEndToEndTests {
     try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
     // Every row fits the new width: nothing drawn for the old size is left over.
     #expect(session.capture().split(separator: "\n").allSatisfy { $0.count <= 100 })
+    try session.send("q")
+    expectEnded(session, status: 0)
+  }
+
+  @Test func resizingWhilePausedRedrawsToo() throws {
+    // Paused, the loop blocks on input with no timeout: the resize itself must wake it.
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    try session.send("Space")
+    try #require(session.waitFor("paused"), "screen:\n\(session.capture())")
+    try session.resize(width: 40, height: 10)
+    #expect(session.waitFor("needs at least"), "screen:\n\(session.capture())")
+    try session.resize(width: 90, height: 30)
+    #expect(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    try session.send("q")
+    expectEnded(session, status: 0)
+  }
+
+  @Test func helpOpensWithQuestionMarkAndEscapeClosesIt() throws {
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    try session.send("?")
+    try #require(session.waitFor("Help"), "screen:\n\(session.capture())")
+    try session.send("Escape")
+    #expect(session.waitUntil { !$0.contains("Help ·") }, "screen:\n\(session.capture())")
     try session.send("q")
     expectEnded(session, status: 0)
   }

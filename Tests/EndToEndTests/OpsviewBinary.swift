@@ -14,15 +14,18 @@ enum OpsviewBinary {
     let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     candidates.append(runner.deletingLastPathComponent().appendingPathComponent("opsview"))
     candidates.append(Bundle.main.bundleURL.appendingPathComponent("opsview"))
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("opsview"))
+    candidates.append(
+      Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("opsview"))
     // This file is Tests/EndToEndTests/OpsviewBinary.swift: the package root is three levels up.
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
       .deletingLastPathComponent()
     let build = root.appendingPathComponent(".build")
     candidates.append(build.appendingPathComponent("debug/opsview"))
     let triples = (try? files.contentsOfDirectory(atPath: build.path)) ?? []
     for triple in triples.sorted() {
-      candidates.append(build.appendingPathComponent(triple).appendingPathComponent("debug/opsview"))
+      candidates.append(
+        build.appendingPathComponent(triple).appendingPathComponent("debug/opsview"))
     }
     return candidates.map(\.path).first { path in
       var isDirectory: ObjCBool = false

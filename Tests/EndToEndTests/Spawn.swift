@@ -23,13 +23,15 @@ enum Spawn {
 
     var description: String {
       switch self {
-      case .cannotStart(let program, let error): "cannot start \(program): \(String(cString: strerror(error)))"
+      case .cannotStart(let program, let error):
+        "cannot start \(program): \(String(cString: strerror(error)))"
       }
     }
   }
 
   /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), declared only under _GNU_SOURCE.
-  private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+  private typealias CloseFrom =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
   private static let closeFromAction: CloseFrom? = {
     guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
     return unsafeBitCast(symbol, to: CloseFrom.self)
@@ -66,7 +68,7 @@ enum Spawn {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var pid: pid_t = 0
     let started = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
     if captureOutput { close(pipeEnds[1]) }

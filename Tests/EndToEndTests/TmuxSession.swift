@@ -7,9 +7,10 @@ import Synchronization
 /// touch the user's tmux; the server is killed when the session is released.
 final class TmuxSession {
   /// Where tmux is, or nil when it is not installed (the tests that need it are skipped).
-  static let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
-    FileManager.default.isExecutableFile(atPath: $0)
-  }
+  static let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+    .first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
   static var isAvailable: Bool { tmuxPath != nil }
 
   private static let sessions = Mutex(0)
@@ -25,7 +26,11 @@ final class TmuxSession {
       return count
     }
     socket = "opsview-e2e-\(getpid())-\(number)"
-    try run(["-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "\(width)", "-y", "\(height)", "--"] + command)
+    try run(
+      [
+        "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "\(width)", "-y", "\(height)",
+        "--",
+      ] + command)
     // No client is attached: let resize-window, not a client, decide the size.
     try run(["set-option", "-g", "window-size", "manual"])
   }
@@ -37,7 +42,9 @@ final class TmuxSession {
   /// Runs `program` with `arguments` in the pane inside a small shell wrapper that records the
   /// terminal modes before and after, then prints `tty: restored` or `tty: changed`, and
   /// `exit: <status>`, and stays alive so the screen can be read.
-  static func wrapped(_ program: String, _ arguments: [String], environment: [String: String] = [:]) -> [String] {
+  static func wrapped(_ program: String, _ arguments: [String], environment: [String: String] = [:])
+    -> [String]
+  {
     // Ctrl-C reaches the whole foreground process group: the wrapper catches it (a caught signal
     // is default again in the program it starts) so that it outlives the program to report.
     let script = """
@@ -47,7 +54,9 @@ final class TmuxSession {
       echo "exit: $code"
       exec sleep 3600
       """
-    let variables = ["LANG=C.UTF-8", "LC_ALL=C.UTF-8"] + environment.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
+    let variables =
+      ["LANG=C.UTF-8", "LC_ALL=C.UTF-8"]
+      + environment.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
     return ["/usr/bin/env"] + variables + ["/bin/sh", "-c", script, "sh", program] + arguments
   }
 
@@ -98,7 +107,9 @@ final class TmuxSession {
 
   /// The pid of the process started in the pane (the wrapper shell for `wrapped` commands).
   func panePID() -> pid_t? {
-    guard let text = try? run(["display-message", "-p", "-t", "e2e", "#{pane_pid}"]) else { return nil }
+    guard let text = try? run(["display-message", "-p", "-t", "e2e", "#{pane_pid}"]) else {
+      return nil
+    }
     return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
@@ -123,7 +134,9 @@ final class TmuxSession {
   @discardableResult
   private func run(_ arguments: [String]) throws -> String {
     let result = try Spawn.run([tmux, "-L", socket] + arguments)
-    guard result.status == 0 else { throw TmuxError.failed(arguments.first ?? "tmux", result.status) }
+    guard result.status == 0 else {
+      throw TmuxError.failed(arguments.first ?? "tmux", result.status)
+    }
     return result.output
   }
 }

@@ -21,7 +21,8 @@ import Testing
   }
 
   @Test func onlyChangedCellsInRowMajorOrder() {
-    #expect(GridDiff.changedIndices(from: grid(["abc", "def"]), to: grid(["xbc", "deY"])) == [0, 5])
+    #expect(
+      GridDiff.changedIndices(from: grid(["abc", "def"]), to: grid(["xbc", "deY"])) == [0, 5])
   }
 
   @Test func styleChangesCount() {

@@ -28,7 +28,8 @@ private enum Code {
     (Code.up, KeyInput.up), (Code.down, .down), (Code.left, .left), (Code.right, .right),
     (Code.pageUp, .pageUp), (Code.pageDown, .pageDown), (Code.home, .home), (Code.end, .end),
     (Code.keypadUpperLeft, .home), (Code.keypadLowerLeft, .end),
-    (Code.enter, .enter), (Code.backTab, .backTab), (Code.backspace, .backspace), (Code.resize, .resize),
+    (Code.enter, .enter), (Code.backTab, .backTab), (Code.backspace, .backspace),
+    (Code.resize, .resize),
   ])
   func functionKeys(code: Int32, expected: KeyInput) {
     #expect(KeyDecoder.decode(.keyCode(code)) == expected)
@@ -48,7 +49,8 @@ private enum Code {
   }
 
   @Test(arguments: [
-    (UInt32(13), KeyInput.enter), (10, .enter), (27, .escape), (9, .tab), (127, .backspace), (8, .backspace),
+    (UInt32(13), KeyInput.enter), (10, .enter), (27, .escape), (9, .tab), (127, .backspace),
+    (8, .backspace),
   ])
   func controlCharactersWithNames(value: UInt32, expected: KeyInput) {
     #expect(KeyDecoder.decode(.character(value)) == expected)
@@ -84,11 +86,14 @@ private enum Code {
 
   @Test func mouse() {
     let masks = MouseMasks(press: 0b0001, click: 0b0010, wheelUp: 0b0100, wheelDown: 0b1000)
-    #expect(KeyDecoder.decodeMouse(x: 5, y: 3, buttons: 0b0001, masks: masks) == .mouseClick(x: 5, y: 3))
-    #expect(KeyDecoder.decodeMouse(x: 5, y: 3, buttons: 0b0010, masks: masks) == .mouseClick(x: 5, y: 3))
+    #expect(
+      KeyDecoder.decodeMouse(x: 5, y: 3, buttons: 0b0001, masks: masks) == .mouseClick(x: 5, y: 3))
+    #expect(
+      KeyDecoder.decodeMouse(x: 5, y: 3, buttons: 0b0010, masks: masks) == .mouseClick(x: 5, y: 3))
     #expect(KeyDecoder.decodeMouse(x: 0, y: 0, buttons: 0b0100, masks: masks) == .scrollUp)
     #expect(KeyDecoder.decodeMouse(x: 0, y: 0, buttons: 0b1000, masks: masks) == .scrollDown)
-    #expect(KeyDecoder.decodeMouse(x: 0, y: 0, buttons: 0b1_0000, masks: masks) == nil)  // a release
+    // A release (or any other button) is not an input.
+    #expect(KeyDecoder.decodeMouse(x: 0, y: 0, buttons: 0b1_0000, masks: masks) == nil)
   }
 
   @Test func ncursesMouseMasksAreDistinct() {

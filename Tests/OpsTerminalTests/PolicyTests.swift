@@ -34,7 +34,9 @@ import Testing
 
 @Suite struct TerminalPolicyTests {
   @Test func utf8Codesets() {
-    for name in ["UTF-8", "utf-8", "utf8", "UTF8"] { #expect(LocalePolicy.isUTF8(codeset: name), "\(name)") }
+    for name in ["UTF-8", "utf-8", "utf8", "UTF8"] {
+      #expect(LocalePolicy.isUTF8(codeset: name), "\(name)")
+    }
     for name in ["ANSI_X3.4-1968", "ISO-8859-1", "", "EUC-JP"] {
       #expect(!LocalePolicy.isUTF8(codeset: name), "\(name)")
     }
@@ -48,7 +50,8 @@ import Testing
 
   @Test func everyErrorPointsAtTrace() {
     let errors: [TerminalError] = [
-      .notATerminal, .dumbTerminal(""), .dumbTerminal("dumb"), .dumbTerminal("vt05x"), .initFailed("newterm"),
+      .notATerminal, .dumbTerminal(""), .dumbTerminal("dumb"), .dumbTerminal("vt05x"),
+      .initFailed("newterm"),
     ]
     for error in errors {
       #expect(error.description.hasPrefix("opsview: "))

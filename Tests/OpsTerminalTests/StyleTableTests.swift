@@ -9,7 +9,8 @@ private let color256 = ColorSupport(colors: 256, pairs: 65_536, defaultColors: t
 @Suite struct StyleTableTests {
   @Test func monochromeDrawsAttributesOnly() {
     var table = StyleTable(support: nil, bits: bits)
-    let plain = table.style(foreground: .red, background: .default, attributes: [.bold, .underline])
+    let plain = table.style(
+      foreground: .red, background: .default, attributes: [.bold, .underline])
     #expect(plain.style == CursesStyle(pair: 0, attributes: bits.bold | bits.underline))
     #expect(plain.define == nil)
   }
@@ -17,11 +18,16 @@ private let color256 = ColorSupport(colors: 256, pairs: 65_536, defaultColors: t
   @Test func monochromeKeepsWhatColourMeant() {
     var table = StyleTable(support: nil, bits: bits)
     // Gray text is secondary: dim. A coloured background is a highlight: reverse video.
-    #expect(table.style(foreground: .gray, background: .default, attributes: []).style.attributes == bits.dim)
-    #expect(table.style(foreground: .default, background: .blue, attributes: []).style.attributes == bits.reverse)
+    #expect(
+      table.style(foreground: .gray, background: .default, attributes: []).style.attributes
+        == bits.dim)
+    #expect(
+      table.style(foreground: .default, background: .blue, attributes: []).style.attributes
+        == bits.reverse)
     // Already reversed stays reversed (reverse twice would cancel the highlight).
     #expect(
-      table.style(foreground: .default, background: .blue, attributes: .reverse).style.attributes == bits.reverse)
+      table.style(foreground: .default, background: .blue, attributes: .reverse).style.attributes
+        == bits.reverse)
   }
 
   @Test func defaultColoursUsePairZero() {
