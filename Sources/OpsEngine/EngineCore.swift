@@ -19,6 +19,7 @@ public enum EngineError: Error, Equatable, CustomStringConvertible, Sendable {
   case unknownQueue(String)
   case unknownOperation(String)
   case alreadyEnqueued(String)
+  case dependencyTooLate(String, OperationState)
 
   public var description: String {
     switch self {
@@ -27,22 +28,28 @@ public enum EngineError: Error, Equatable, CustomStringConvertible, Sendable {
     case .unknownQueue(let n): "no queue named '\(n)'"
     case .unknownOperation(let n): "no operation named '\(n)'"
     case .alreadyEnqueued(let n): "operation '\(n)' was already added to a queue"
+    case .dependencyTooLate(let n, let s):
+      "operation '\(n)' is already \(s.rawValue): a dependency can only be added while it is pending"
     }
   }
 }
 
 /// The one state machine both runtimes share. Not thread-safe: the live runtime serialises access.
+/// `@exclusivity(unchecked)` on its stored properties: the core is only ever used from one thread at a
+/// time (the virtual runtime's, or under the live runtime's lock), and the dynamic exclusivity checks were
+/// about a fifth of the instructions of an operation's lifecycle.
 final class EngineCore {
-  unowned let host: any EngineHost
-  var sink: (Event) -> Void = { _ in }
-  private(set) var seq = 0
-  private(set) var ops: [OperationRecord] = []
-  private(set) var queues: [QueueRecord] = []
-  private var opByName: [String: Int] = [:]
-  private var queueByName: [String: Int] = [:]
-  private var locks: [String: CategoryLock] = [:]
-  private var reportedCycles = Set<[String]>()
-  private var enqueueCounter = 0
+  // unowned(unsafe): the runtime owns the core and outlives it; no retain/release per host call.
+  unowned(unsafe) let host: any EngineHost
+  @exclusivity(unchecked) var sink: (Event) -> Void = { _ in }
+  @exclusivity(unchecked) private(set) var seq = 0
+  @exclusivity(unchecked) private(set) var ops: [OperationRecord] = []
+  @exclusivity(unchecked) private(set) var queues: [QueueRecord] = []
+  @exclusivity(unchecked) private var opByName: [String: Int] = [:]
+  @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
+  @exclusivity(unchecked) private var locks: [String: CategoryLock] = [:]
+  @exclusivity(unchecked) private var reportedCycles = Set<[String]>()
+  @exclusivity(unchecked) private var enqueueCounter = 0
   /// Scheduling work to do before control returns to the runtime, in Foundation's order.
   private enum Work {
     /// Re-run a queue's scheduling (an operation in it became ready, or it was resumed/widened).
@@ -50,10 +57,10 @@ final class EngineCore {
     /// A finished operation gives its slot back, then its queue schedules.
     case release(queue: Int)
   }
-  private var work: [Work] = []
-  private var workHead = 0
-  private var dirtySet = Set<Int>()
-  private var settling = false
+  @exclusivity(unchecked) private var work: [Work] = []
+  @exclusivity(unchecked) private var workHead = 0
+  @exclusivity(unchecked) private var dirtySet = Set<Int>()
+  @exclusivity(unchecked) private var settling = false
 
   init(host: any EngineHost) { self.host = host }
 
@@ -107,8 +114,10 @@ final class EngineCore {
   }
 
   /// Adds a dependency after creation; reported as an event once the operation is on a queue.
-  func addDependency(_ op: OperationRecord, on dep: OperationRecord) {
-    guard !op.dependencies.contains(dep.id), op.state < .executing else { return }
+  /// States only move forward, so an operation past `pending` cannot wait for anything new.
+  func addDependency(_ op: OperationRecord, on dep: OperationRecord) throws {
+    guard op.state <= .pending else { throw EngineError.dependencyTooLate(op.name, op.state) }
+    guard !op.dependencies.contains(dep.id) else { return }
     link(op, dependsOn: dep)
     if op.isEnqueued {
       emit(.dependencyAdded(operation: op.name, dependency: dep.name))
@@ -150,9 +159,9 @@ final class EngineCore {
     emit(
       .operationAdded(
         operation: op.name, queue: queue.name, priority: op.priority, qos: op.spec.qos,
-        kind: op.spec.kind,
+        kind: op.kind,
         dependencies: op.dependencies.map { ops[$0].name }, conditions: conditionLabels(op),
-        work: op.spec.kind == .group ? nil : op.spec.work.effectiveDuration))
+        work: op.kind == .group ? nil : op.spec.work.effectiveDuration))
     transition(op, to: .pending)
     for dep in produced { try enqueue(dep, on: queue) }
     detectCycle(through: op)
@@ -175,6 +184,8 @@ final class EngineCore {
 
   /// Looks for a dependency path from `op` back to itself among unfinished operations.
   private func detectCycle(through op: OperationRecord) {
+    // A cycle through `op` needs an unfinished dependency of it (the common case skips the search).
+    guard op.dependencies.contains(where: { ops[$0].state != .finished }) else { return }
     var path: [Int] = []
     var onPath = Set<Int>()
     var visited = Set<Int>()
@@ -348,7 +359,7 @@ final class EngineCore {
     transition(op, to: .executing)
     emit(.didStart(operation: op.name))
     if let t = op.spec.timeout { host.schedule(after: t, .timeout(op: op.id)) }
-    if op.spec.kind == .group { startGroup(op) }
+    if op.kind == .group { startGroup(op) }
     host.execute(op)
   }
 
@@ -429,7 +440,7 @@ final class EngineCore {
     }
     emit(.didProduce(operation: op.name, produced: name))
     let target: QueueRecord
-    if op.spec.kind == .group, let inner = op.innerQueue {
+    if op.kind == .group, let inner = op.innerQueue {
       produced.parent = op.id
       op.outstandingChildren += 1
       target = queues[inner]
@@ -448,7 +459,7 @@ final class EngineCore {
 
   /// The work of an executing operation is over (normally, failed, or early through cancellation).
   func workFinished(_ op: OperationRecord, errors: [String]) {
-    guard op.state == .executing, op.spec.kind != .group else { return }
+    guard op.state == .executing, op.kind != .group else { return }
     op.errors += errors
     finish(op)
     settle()
@@ -529,7 +540,7 @@ final class EngineCore {
       }
       if let q = op.queue { markDirty(q) }
     case .executing:
-      if op.spec.kind == .group {
+      if op.kind == .group {
         let children = ops.filter { $0.parent == op.id && $0.state < .finishing }
         for child in children { _ = cancel(child, cause: .parent) }
       } else {

@@ -220,7 +220,7 @@ public final class LiveRuntime: @unchecked Sendable {
       guard let dep = core.operation(named: dependency) else {
         throw EngineError.unknownOperation(dependency)
       }
-      core.addDependency(op, on: dep)
+      try core.addDependency(op, on: dep)
       core.settle()
     }
   }

@@ -2,32 +2,35 @@
 final class OperationRecord {
   let id: Int
   let spec: OperationSpec
-  var state: OperationState = .initialized
-  var cancelled = false
-  var errors: [String] = []
-  var queue: Int?
+  /// Cached: `spec.kind` is computed and copies the whole spec each time.
+  let kind: OperationKind
+  @exclusivity(unchecked) var state: OperationState = .initialized
+  @exclusivity(unchecked) var cancelled = false
+  @exclusivity(unchecked) var errors: [String] = []
+  @exclusivity(unchecked) var queue: Int?
   /// Enqueue order, for FIFO within a priority.
-  var order = 0
-  var priority: QueuePriority = .normal
-  var dependencies: [Int] = []
-  var dependents: [Int] = []
-  var unfinishedDependencies = 0
+  @exclusivity(unchecked) var order = 0
+  @exclusivity(unchecked) var priority: QueuePriority = .normal
+  @exclusivity(unchecked) var dependencies: [Int] = []
+  @exclusivity(unchecked) var dependents: [Int] = []
+  @exclusivity(unchecked) var unfinishedDependencies = 0
   /// Condition results still outstanding while evaluating.
-  var conditionsPending = 0
-  var conditionFailures: [String] = []
-  var tookSlot = false
-  var holdsLocks = false
-  var waitingForLocks = false
+  @exclusivity(unchecked) var conditionsPending = 0
+  @exclusivity(unchecked) var conditionFailures: [String] = []
+  @exclusivity(unchecked) var tookSlot = false
+  @exclusivity(unchecked) var holdsLocks = false
+  @exclusivity(unchecked) var waitingForLocks = false
   /// Group bookkeeping.
-  var parent: Int?
-  var outstandingChildren = 0
-  var innerQueue: Int?
-  var childErrors: [String] = []
-  var started = false
+  @exclusivity(unchecked) var parent: Int?
+  @exclusivity(unchecked) var outstandingChildren = 0
+  @exclusivity(unchecked) var innerQueue: Int?
+  @exclusivity(unchecked) var childErrors: [String] = []
+  @exclusivity(unchecked) var started = false
 
   init(id: Int, spec: OperationSpec) {
     self.id = id
     self.spec = spec
+    kind = spec.kind
   }
 
   var name: String { spec.name }
@@ -37,18 +40,18 @@ final class OperationRecord {
 final class QueueRecord {
   let id: Int
   let name: String
-  var maxConcurrent: Int?
-  var suspended: Bool
+  @exclusivity(unchecked) var maxConcurrent: Int?
+  @exclusivity(unchecked) var suspended: Bool
   let qos: QualityOfService
-  var executing = 0
+  @exclusivity(unchecked) var executing = 0
   /// Operations in the queue that have not finished (Foundation's operationCount).
-  var members = Set<Int>()
+  @exclusivity(unchecked) var members = Set<Int>()
   /// Ready operations by priority, highest first.
-  var ready = [ReadyList](repeating: ReadyList(), count: 5)
+  @exclusivity(unchecked) var ready = [ReadyList](repeating: ReadyList(), count: 5)
   /// Operations whose dependencies are done but whose conditions wait for the queue to resume.
-  var awaitingEvaluation: [Int] = []
+  @exclusivity(unchecked) var awaitingEvaluation: [Int] = []
   /// The last barrier added; everything added after it depends on it.
-  var lastBarrier: Int?
+  @exclusivity(unchecked) var lastBarrier: Int?
 
   init(id: Int, spec: QueueSpec) {
     self.id = id

@@ -95,7 +95,7 @@ public final class VirtualRuntime {
     guard let dep = core.operation(named: dependency) else {
       throw EngineError.unknownOperation(dependency)
     }
-    core.addDependency(op, on: dep)
+    try core.addDependency(op, on: dep)
     core.settle()
   }
 

@@ -167,3 +167,28 @@ import Testing
     #expect(rt.time { if case .didStart("c") = $0 { true } else { false } } == 2.5)
   }
 }
+
+@Suite struct LateDependencyTests {
+  @Test func aDependencyCanOnlyBeAddedWhilePending() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q", suspended: true)], operations: [(op("a"), "q"), (op("b"), "q")])
+    #expect(throws: EngineError.dependencyTooLate("a", .ready)) {
+      try rt.addDependency("a", on: "b")
+    }
+    rt.perform(.resume(queue: "q"))
+    rt.run()
+    #expect(rt.startOrder == ["a", "b"])
+  }
+
+  @Test func aDependencyAddedWhilePendingIsPublishedAndHonoured() throws {
+    let rt = try makeRuntime(operations: [
+      (op("a", work: 2), "q"), (op("b", deps: ["a"]), "q"), (op("c", work: 0.25), "q"),
+    ])
+    rt.advance(by: 0.5)
+    #expect(rt.state(of: "c") == .finished)
+    try rt.addDependency("b", on: "c")
+    #expect(rt.events.last?.kind == .dependencyAdded(operation: "b", dependency: "c"))
+    rt.run()
+    #expect(rt.time { if case .didStart("b") = $0 { true } else { false } } == 2)
+  }
+}
