@@ -17,7 +17,9 @@ private func visibleOperations(_ s: BoardSession, width: Int = 80, height: Int =
   let rows = layout.operationRows
   return (rows.y..<rows.maxY).compactMap { y in
     let line = lines[y].dropFirst(2)
-    return line.split(separator: " ").first.map(String.init).flatMap { s.model.operation(named: $0)?.name }
+    return line.split(separator: " ").first.map(String.init).flatMap {
+      s.model.operation(named: $0)?.name
+    }
   }
 }
 
@@ -31,10 +33,11 @@ struct BoardKeyTests {
     #expect(s.runtime.events.contains { $0.kind == .queueSuspended(queue: "network") })
     #expect(s.model.queue(named: "network")!.suspended)
     #expect(s.status?.kind == .applied)
-    #expect(s.log.suffix(2).map(\.line) == [
-      "1.00  ⌨ suspend network",
-      "1.00  network  queue suspended: nothing new starts, running operations continue",
-    ])
+    #expect(
+      s.log.suffix(2).map(\.line) == [
+        "1.00  ⌨ suspend network",
+        "1.00  network  queue suspended: nothing new starts, running operations continue",
+      ])
     let screen = s.render(width: 80, height: 24, ascii: false).text
     #expect(screen.contains("›network ‖ suspended"))
     #expect(screen.contains("⌨ suspend network"))
@@ -59,10 +62,14 @@ struct BoardKeyTests {
     let s = photoSession()
     press(s, .character("+"))
     #expect(s.model.queue(named: "network")!.maxConcurrent == 3)
-    #expect(s.runtime.events.contains { $0.kind == .queueMaxConcurrent(queue: "network", value: 3) })
+    #expect(
+      s.runtime.events.contains { $0.kind == .queueMaxConcurrent(queue: "network", value: 3) })
     // Raising the limit starts the waiting fetchAvatar at once.
     #expect(s.model.queue(named: "network")!.executing == 3)
-    #expect(s.status == StatusMessage("network maxConcurrent 2 → 3: waiting operations may start at once", .applied))
+    #expect(
+      s.status
+        == StatusMessage(
+          "network maxConcurrent 2 → 3: waiting operations may start at once", .applied))
     press(s, .character("-"), .character("-"), .character("-"))
     #expect(s.model.queue(named: "network")!.maxConcurrent == 0)
     // Lowering stops nothing that runs.
@@ -143,7 +150,9 @@ struct BoardKeyTests {
     press(s, .character("."), .character("."))
     #expect(s.model.lastSeq == seq + 3)
     #expect(s.runtime.eventCount == engineCount)
-    #expect(s.render(width: 80, height: 24, ascii: false).text.contains("‖ paused · \(s.unrevealedCount) to show"))
+    #expect(
+      s.render(width: 80, height: 24, ascii: false).text.contains(
+        "‖ paused · \(s.unrevealedCount) to show"))
   }
 
   @Test func dotWhilePlayingPausesFirst() {
@@ -215,7 +224,9 @@ struct BoardKeyTests {
     #expect(s.isEditingFilter)
     for k in chars("exec") { press(s, k) }
     #expect(visibleOperations(s) == ["fetchAvatar", "decode", "rateApp", "warmCache"])
-    #expect(s.render(width: 80, height: 24, ascii: false).text.split(separator: "\n").last!.hasPrefix(" / exec▏"))
+    #expect(
+      s.render(width: 80, height: 24, ascii: false).text.split(separator: "\n").last!.hasPrefix(
+        " / exec▏"))
     press(s, .enter)
     #expect(!s.isEditingFilter && s.filter == "exec")
     // The selection stays among the matches.
@@ -283,6 +294,10 @@ struct BoardKeyTests {
     press(s, .escape)
     #expect(s.view == .board)
     press(s, .character("g"))
+    #expect(s.view == .graph)
+    press(s, .enter)
+    #expect(s.view == .detail)
+    press(s, .escape)
     #expect(s.view == .graph)
     press(s, .character("g"))
     #expect(s.view == .board)

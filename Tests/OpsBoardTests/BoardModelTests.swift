@@ -35,11 +35,15 @@ struct BoardModelTests {
 
   @Test func operationsKeepAddOrderStatesAndFlags() {
     let (model, _) = fold(photoRuntime(), until: 5)
-    #expect(model.operations.prefix(4).map(\.name) == ["download", "prefetch", "fetchAvatar", "decode"])
+    #expect(
+      model.operations.prefix(4).map(\.name) == ["download", "prefetch", "fetchAvatar", "decode"])
     let download = model.operation(named: "download")!
     #expect(download.state == .finished)
     #expect(download.flags == OperationFlags(state: .finished, cancelled: false))
-    #expect(download.history.map(\.state) == [.initialized, .pending, .ready, .executing, .finishing, .finished])
+    #expect(
+      download.history.map(\.state) == [
+        .initialized, .pending, .ready, .executing, .finishing, .finished,
+      ])
     let prefetch = model.operation(named: "prefetch")!
     #expect(prefetch.cancelled && prefetch.cancelCause == .action)
     #expect(prefetch.flags.isCancelled && prefetch.flags.isFinished)
@@ -58,13 +62,21 @@ struct BoardModelTests {
     let lines = Set(log.map(\.line))
     #expect(lines.contains("4.00  decode  pending → ready: download finished"))
     #expect(lines.contains("0.00  download  initialized → pending: added to network"))
-    #expect(lines.contains("4.00  fetchAvatar  ready → executing: download finished, freeing a slot"))
+    #expect(
+      lines.contains("4.00  fetchAvatar  ready → executing: download finished, freeing a slot"))
     #expect(lines.contains("3.00  rateApp  ready → executing: got the Alert exclusivity lock"))
-    #expect(lines.contains("13.00  upload  pending → evaluatingConditions: login finished (the last of 2 dependencies)"))
+    #expect(
+      lines.contains(
+        "13.00  upload  pending → evaluatingConditions: login finished (the last of 2 dependencies)"
+      ))
     #expect(lines.contains("14.00  upload  evaluatingConditions → ready: all conditions satisfied"))
     #expect(lines.contains("2.00  analytics  executing → finishing: work failed: quota exceeded"))
-    #expect(lines.contains("4.50  prefetch  executing → finishing: cancelled: the work noticed and stopped early"))
-    #expect(lines.contains("6.00  warmCache  executing → finishing: timed out: the work noticed and stopped"))
+    #expect(
+      lines.contains(
+        "4.50  prefetch  executing → finishing: cancelled: the work noticed and stopped early"))
+    #expect(
+      lines.contains(
+        "6.00  warmCache  executing → finishing: timed out: the work noticed and stopped"))
     #expect(lines.contains("4.00  » cancel prefetch (scenario action)"))
     // Every event has exactly one entry, in order.
     #expect(log.map(\.seq) == Array(1...log.count))
@@ -76,7 +88,9 @@ struct BoardModelTests {
     rt.perform(.suspend(queue: "network"), source: .key)
     let (_, log) = fold(rt, until: 3.1)
     let i = log.firstIndex { $0.line == "3.10  ⌨ suspend network" }!
-    #expect(log[i + 1].line == "3.10  network  queue suspended: nothing new starts, running operations continue")
+    #expect(
+      log[i + 1].line
+        == "3.10  network  queue suspended: nothing new starts, running operations continue")
   }
 
   @Test func dependenciesAndDependentsWithTheirStates() {
@@ -111,14 +125,21 @@ struct BoardModelTests {
     try rt.addOperation(
       OperationSpec(
         name: "share",
-        conditions: [ConditionSpec(name: "online", check: .scripted(result: .failed, error: "offline"))]))
+        conditions: [
+          ConditionSpec(name: "online", check: .scripted(result: .failed, error: "offline"))
+        ]))
     try rt.enqueue("share", on: "q")
     let (model, log) = fold(rt)
     let share = model.operation(named: "share")!
     #expect(share.conditions[0].status == .failed && share.conditions[0].error == "offline")
     #expect(share.cancelled && share.errors == ["offline"])
-    #expect(log.map(\.line).contains("0.00  share  evaluatingConditions → ready: condition online failed, so it is cancelled"))
-    #expect(log.map(\.line).contains("0.00  share  ready → finishing: cancelled before it started: its queue starts it, it skips main() and finishes"))
+    #expect(
+      log.map(\.line).contains(
+        "0.00  share  evaluatingConditions → ready: condition online failed, so it is cancelled"))
+    #expect(
+      log.map(\.line).contains(
+        "0.00  share  ready → finishing: cancelled before it started: its queue starts it, it skips main() and finishes"
+      ))
   }
 
   @Test func cyclesAreMarkedAndCancellingMakesReadyAtOnce() throws {
@@ -138,14 +159,19 @@ struct BoardModelTests {
     let log: [LogEntry]
     (model, log) = fold(rt)
     #expect(model.operation(named: "b")!.state == .finished)
-    #expect(log.map(\.line).contains("0.00  a  pending → ready: cancelled, so ready at once: its queue must still start it to finish it"))
+    #expect(
+      log.map(\.line).contains(
+        "0.00  a  pending → ready: cancelled, so ready at once: its queue must still start it to finish it"
+      ))
     #expect(log.map(\.line).contains("0.00  b  pending → ready: a finished"))
   }
 
   @Test func limitChangesAndResumeAreNamedAsCausesOfStarts() throws {
     let rt = VirtualRuntime()
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
-    try rt.addOperations([OperationSpec(name: "one"), OperationSpec(name: "two"), OperationSpec(name: "three")])
+    try rt.addOperations([
+      OperationSpec(name: "one"), OperationSpec(name: "two"), OperationSpec(name: "three"),
+    ])
     for o in ["one", "two", "three"] { try rt.enqueue(o, on: "q") }
     rt.perform(.setMaxConcurrent(queue: "q", value: 2), source: .key)
     rt.perform(.suspend(queue: "q"), source: .key)
@@ -163,7 +189,8 @@ struct BoardModelTests {
     let rt = VirtualRuntime()
     try rt.addQueue(QueueSpec(name: "q"))
     try rt.addOperations([
-      OperationSpec(name: "crawl", work: WorkScript(duration: 2, produces: [.init(at: 1, operation: "page")])),
+      OperationSpec(
+        name: "crawl", work: WorkScript(duration: 2, produces: [.init(at: 1, operation: "page")])),
       OperationSpec(name: "page"),
     ])
     try rt.enqueue("crawl", on: "q")
@@ -189,7 +216,7 @@ struct BoardModelTests {
     let rt = photoRuntime()
     rt.run()
     var live = BoardModel()
-    var history = BoardHistory(interval: 16)
+    var history = BoardHistory(interval: 16, perOperation: 0)
     var log: [LogEntry] = []
     var snapshots: [Int: BoardModel] = [:]
     for e in rt.events {
@@ -199,6 +226,9 @@ struct BoardModelTests {
       if e.seq % 37 == 0 { snapshots[e.seq] = live }
     }
     #expect(history.checkpoints.count == rt.events.count / 16 + 1)
+    #expect(
+      history.checkpoints.map(\.lastSeq) == Array(stride(from: 0, through: rt.events.count, by: 16))
+    )
     for (seq, snapshot) in snapshots {
       var fresh = BoardModel()
       for e in rt.events.prefix(seq) { fresh.apply(e) }
@@ -207,13 +237,33 @@ struct BoardModelTests {
     }
   }
 
+  @Test func checkpointsThinOutAsTheModelGrows() throws {
+    var history = BoardHistory(interval: 10, perOperation: 4)
+    var model = BoardModel()
+    let rt = photoRuntime()
+    rt.run()
+    for e in rt.events {
+      model.apply(e)
+      history.record(model)
+    }
+    // Each checkpoint is at least 4 events per operation (and 10 events) after the one before.
+    let c = history.checkpoints
+    #expect(c.count > 2)
+    for (a, b) in zip(c.dropFirst(), c.dropFirst(2)) {
+      #expect(b.lastSeq - a.lastSeq >= max(10, 4 * a.operations.count))
+    }
+    #expect(c.last!.operations.count == 14)
+  }
+
   @Test func tenThousandOperationsFoldWithConsistentCounts() throws {
     let rt = VirtualRuntime(recording: false)
     var model = BoardModel()
     rt.subscribe { model.apply($0) }
     try rt.addQueue(QueueSpec(name: "bulk", maxConcurrent: 8))
     let specs = (0..<10_000).map {
-      OperationSpec(name: "op\($0)", dependencies: $0 >= 2 ? ["op\($0 / 2)"] : [], work: WorkScript(duration: 0.01))
+      OperationSpec(
+        name: "op\($0)", dependencies: $0 >= 2 ? ["op\($0 / 2)"] : [],
+        work: WorkScript(duration: 0.01))
     }
     try rt.addOperations(specs)
     for s in specs { try rt.enqueue(s.name, on: "bulk") }

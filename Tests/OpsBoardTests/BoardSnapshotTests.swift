@@ -13,7 +13,8 @@ private func assertScreen(
 ) {
   let grid = s.render(width: width, height: height, ascii: ascii)
   assertSnapshot(
-    of: grid.text, as: .lines, named: name, fileID: fileID, file: file, testName: testName, line: line,
+    of: grid.text, as: .lines, named: name, fileID: fileID, file: file, testName: testName,
+    line: line,
     column: column)
 }
 
@@ -34,7 +35,8 @@ struct BoardSnapshotTests {
     // 7s: the network queue is suspended by the scenario; resize and thumbnail run after decode.
     assertScreen(photo(at: 7, selecting: "resize"), width, height, named: "t7-\(width)x\(height)")
     // 13.5s: upload evaluates its loggedIn condition after login finished.
-    assertScreen(photo(at: 13.5, selecting: "upload"), width, height, named: "t13.5-\(width)x\(height)")
+    assertScreen(
+      photo(at: 13.5, selecting: "upload"), width, height, named: "t13.5-\(width)x\(height)")
   }
 
   @Test func asciiFallback() {
@@ -64,6 +66,28 @@ struct BoardSnapshotTests {
     _ = s.handle(.character("g"))
     assertScreen(s, 80, 24, named: "80x24")
     assertScreen(s, 120, 40, named: "120x40")
+  }
+
+  @Test func graphOfADeadlock() throws {
+    let s = BoardSession(title: "Deadlock", notes: "", paused: true) {
+      let rt = VirtualRuntime()
+      try! rt.addQueue(QueueSpec(name: "q"))
+      try! rt.addOperations([
+        OperationSpec(name: "start"),
+        OperationSpec(name: "save", dependencies: ["start", "load"]),
+        OperationSpec(name: "load", dependencies: ["save"]),
+        OperationSpec(name: "report", dependencies: ["load"]),
+      ])
+      for o in ["start", "save", "load", "report"] { try! rt.enqueue(o, on: "q") }
+      return rt
+    }
+    s.advance(by: 2)
+    _ = s.handle(.character("g"))
+    assertScreen(s, 80, 24, named: "80x24")
+    let dag = s.ui.graph!
+    // save waits for start, load for save, report for load; load → save closes the cycle.
+    #expect(dag.layers.map { $0.compactMap { dag.nodes[$0].op } } == [[0], [1], [2], [3]])
+    #expect(dag.cycleEdges == 1)
   }
 
   @Test func logView() {
@@ -108,7 +132,10 @@ struct BoardSnapshotTests {
     assertScreen(s, 60, 15, named: "60x15")
     assertScreen(s, 24, 6, named: "24x6")
     assertScreen(s, 60, 16, named: "60x16-smallest")
-    #expect(s.render(width: 59, height: 16, ascii: false).text.contains("opsview needs at least 60×16 (now 59×16)"))
+    #expect(
+      s.render(width: 59, height: 16, ascii: false).text.contains(
+        "opsview needs at least 60×16 (now 59×16)"))
+    #expect(BoardSession.minimumSize == (60, 16))
     #expect(s.render(width: 0, height: 0, ascii: false).cells.isEmpty)
     #expect(s.render(width: 1, height: 1, ascii: true).text == "o")
   }

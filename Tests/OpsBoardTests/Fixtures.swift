@@ -12,20 +12,41 @@ func photoRuntime() -> VirtualRuntime {
     (OperationSpec(name: "download", work: WorkScript(duration: 4)), "network"),
     (OperationSpec(name: "prefetch", work: WorkScript(duration: 8, checkEvery: 0.5)), "network"),
     (OperationSpec(name: "fetchAvatar", priority: .high, work: WorkScript(duration: 3)), "network"),
-    (OperationSpec(name: "decode", dependencies: ["download"], work: WorkScript(duration: 3)), "images"),
-    (OperationSpec(name: "resize", dependencies: ["decode"], work: WorkScript(duration: 4)), "images"),
-    (OperationSpec(name: "thumbnail", dependencies: ["decode"], work: WorkScript(duration: 2)), "images"),
+    (
+      OperationSpec(name: "decode", dependencies: ["download"], work: WorkScript(duration: 3)),
+      "images"
+    ),
+    (
+      OperationSpec(name: "resize", dependencies: ["decode"], work: WorkScript(duration: 4)),
+      "images"
+    ),
+    (
+      OperationSpec(name: "thumbnail", dependencies: ["decode"], work: WorkScript(duration: 2)),
+      "images"
+    ),
     (
       OperationSpec(
         name: "upload", dependencies: ["resize"],
         conditions: [ConditionSpec(name: "loggedIn", evaluate: 1, dependency: "login")],
         work: WorkScript(duration: 3)), "network"
     ),
-    (OperationSpec(name: "render", dependencies: ["thumbnail"], work: WorkScript(duration: 2)), "ui"),
+    (
+      OperationSpec(name: "render", dependencies: ["thumbnail"], work: WorkScript(duration: 2)),
+      "ui"
+    ),
     (OperationSpec(name: "banner", exclusivity: ["Alert"], work: WorkScript(duration: 3)), "ui"),
-    (OperationSpec(name: "rateApp", exclusivity: ["Alert"], work: WorkScript(duration: 3)), "images"),
-    (OperationSpec(name: "analytics", work: WorkScript(duration: 2, fails: "quota exceeded")), "images"),
-    (OperationSpec(name: "purge", dependencies: ["analytics"], work: WorkScript(duration: 1)), "images"),
+    (
+      OperationSpec(name: "rateApp", exclusivity: ["Alert"], work: WorkScript(duration: 3)),
+      "images"
+    ),
+    (
+      OperationSpec(name: "analytics", work: WorkScript(duration: 2, fails: "quota exceeded")),
+      "images"
+    ),
+    (
+      OperationSpec(name: "purge", dependencies: ["analytics"], work: WorkScript(duration: 1)),
+      "images"
+    ),
     (
       OperationSpec(name: "warmCache", timeout: 5, work: WorkScript(duration: 9, checkEvery: 1)),
       "images"
@@ -47,5 +68,6 @@ let photoNotes = """
   """
 
 func photoSession(paused: Bool = true) -> BoardSession {
-  BoardSession(title: "Photo app", notes: photoNotes, speed: 1, paused: paused, makeRuntime: photoRuntime)
+  BoardSession(
+    title: "Photo app", notes: photoNotes, speed: 1, paused: paused, makeRuntime: photoRuntime)
 }

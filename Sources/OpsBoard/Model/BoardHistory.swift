@@ -1,22 +1,39 @@
-/// Copies of the model every `interval` events, so the board at any earlier moment is rebuilt by
-/// folding at most `interval` events onto the nearest copy (time travel). The model is a value type
-/// whose arrays share storage until written, so a checkpoint costs one copy of what changes after it.
+/// Copies of the model taken as events are folded, so the board at any earlier moment is rebuilt by
+/// folding a bounded number of events onto the nearest copy (time travel). The model is a value type
+/// whose arrays share storage until written, so each checkpoint costs about one model's size; spacing
+/// them at least `perOperation` events per operation keeps all of them together proportional to the
+/// number of events, like the log.
 public struct BoardHistory: Sendable {
   public let interval: Int
-  /// Checkpoint i is the model after exactly i × interval events.
+  public let perOperation: Int
+  /// Models in increasing `lastSeq`, starting with the empty model.
   public private(set) var checkpoints: [BoardModel] = [BoardModel()]
+  private var next: Int
 
-  public init(interval: Int = 1024) { self.interval = max(1, interval) }
+  public init(interval: Int = 1024, perOperation: Int = 4) {
+    self.interval = max(1, interval)
+    self.perOperation = max(0, perOperation)
+    next = self.interval
+  }
 
   /// Call after each event is folded.
   public mutating func record(_ model: BoardModel) {
-    if model.lastSeq == checkpoints.count * interval { checkpoints.append(model) }
+    guard model.lastSeq >= next else { return }
+    checkpoints.append(model)
+    next = model.lastSeq + max(interval, perOperation * model.operations.count)
   }
 
   /// The model after the first `count` events of `log` (the entries of the same fold, in order).
   public func model(afterEvents count: Int, log: [LogEntry]) -> BoardModel {
     let n = min(max(0, count), log.count)
-    var model = checkpoints[min(n / interval, checkpoints.count - 1)]
+    // The last checkpoint at or before n.
+    var lo = 0
+    var hi = checkpoints.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if checkpoints[mid].lastSeq <= n { lo = mid } else { hi = mid - 1 }
+    }
+    var model = checkpoints[lo]
     for entry in log[model.lastSeq..<n] { model.apply(entry.event) }
     return model
   }

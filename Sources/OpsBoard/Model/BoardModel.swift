@@ -58,9 +58,7 @@ public struct BoardModel: Sendable, Equatable {
   }
   /// (finished, total) dependencies: the `✓`/`…` marks of the table.
   public func dependencyProgress(of row: OperationRow) -> (finished: Int, total: Int) {
-    var done = 0
-    for d in row.dependencies where operation(named: d)?.state == .finished { done += 1 }
-    return (done, row.dependencies.count)
+    (row.finishedDependencies, row.dependencies.count)
   }
 
   /// The newest log entries, oldest first (at most `recentLogCapacity`).
@@ -131,13 +129,16 @@ public struct BoardModel: Sendable, Equatable {
         }
       }
     case .operationAdded(let o, let q, let p, let qos, let kind, let deps, let conds, let work):
-      addOperation(o, queue: q, priority: p, qos: qos, kind: kind, deps: deps, conds: conds, work: work, at: event.time)
+      addOperation(
+        o, queue: q, priority: p, qos: qos, kind: kind, deps: deps, conds: conds, work: work,
+        at: event.time)
     case .dependencyAdded(let o, let d):
       guard let i = operationIndex[o] else { break }
       structureVersion += 1
       operations[i].dependencies.append(d)
       if let j = operationIndex[d] {
         operations[j].dependents.append(o)
+        if operations[j].state == .finished { operations[i].finishedDependencies += 1 }
       } else {
         dependentsOfUnknown[d, default: []].append(o)
       }
@@ -190,13 +191,13 @@ public struct BoardModel: Sendable, Equatable {
     return entry
   }
 
-
   /// The work's errors arrive with willFinish, just after executing → finishing: name them there.
   private mutating func reviseFinishCause(_ o: String, errors: [String]) {
     guard let error = errors.first, !recent.isEmpty else { return }
     let last = (recentHead - 1 + recent.count) % recent.count
     let previous = recent[last]
-    guard case .state(o, .executing, .finishing) = previous.event.kind, previous.cause == .workDone else {
+    guard case .state(o, .executing, .finishing) = previous.event.kind, previous.cause == .workDone
+    else {
       return
     }
     let revised = LogEntry(event: previous.event, cause: .workFailed(error))
@@ -263,6 +264,7 @@ public struct BoardModel: Sendable, Equatable {
     for d in deps {
       if let j = operationIndex[d] {
         operations[j].dependents.append(o)
+        if operations[j].state == .finished { operations[i].finishedDependencies += 1 }
       } else {
         dependentsOfUnknown[d, default: []].append(o)
       }
@@ -297,6 +299,11 @@ public struct BoardModel: Sendable, Equatable {
     default: break
     }
     operations[i] = row
+    if to == .finished {
+      for d in row.dependents {
+        if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
+      }
+    }
     return cause
   }
 

@@ -110,6 +110,8 @@ public struct OperationRow: Sendable, Equatable {
   var finishSeq: Int?
   var readySeq: Int?
   var waitedForLock = false
+  /// How many of its dependencies have finished, kept as they finish so the table never counts.
+  var finishedDependencies = 0
 
   public var flags: OperationFlags { OperationFlags(state: state, cancelled: cancelled) }
 

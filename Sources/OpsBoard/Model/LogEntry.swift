@@ -42,9 +42,12 @@ public enum LogCause: Sendable, Equatable {
     case .workDone: "work done"
     case .workFailed(let e): "work failed: \(e)"
     case .cancelledWhileExecuting(let c):
-      c == .timeout ? "timed out: the work noticed and stopped" : "cancelled: the work noticed and stopped early"
+      c == .timeout
+        ? "timed out: the work noticed and stopped"
+        : "cancelled: the work noticed and stopped early"
     case .ranDespiteCancel: "work ran to its end although cancelled: it never checked isCancelled"
-    case .skipsMain: "cancelled before it started: its queue starts it, it skips main() and finishes"
+    case .skipsMain:
+      "cancelled before it started: its queue starts it, it skips main() and finishes"
     case .childrenFinished: "all its children finished"
     }
   }

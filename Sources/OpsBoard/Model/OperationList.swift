@@ -22,7 +22,9 @@ struct OperationList {
     staticMatch = []
     seenVersion = -1
     let needle = q.lowercased()
-    states = needle.isEmpty ? [] : Set(OperationState.allCases.filter { $0.rawValue.lowercased().contains(needle) })
+    states =
+      needle.isEmpty
+      ? [] : Set(OperationState.allCases.filter { $0.rawValue.lowercased().contains(needle) })
     matchesCancelled = !needle.isEmpty && "cancelled".contains(needle)
     indices = q.isEmpty ? nil : []
   }
@@ -46,7 +48,8 @@ struct OperationList {
     guard dynamic else { return }
     var result: [Int] = []
     for i in ops.indices
-    where staticMatch[i] || states.contains(ops[i].state) || (matchesCancelled && ops[i].cancelled) {
+    where staticMatch[i] || states.contains(ops[i].state) || (matchesCancelled && ops[i].cancelled)
+    {
       result.append(i)
     }
     lastScanned += ops.count

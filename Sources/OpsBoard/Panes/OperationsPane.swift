@@ -22,7 +22,7 @@ enum OperationColumn: CaseIterable {
 
   var minWidth: Int {
     switch self {
-    case .name: 8
+    case .name: 9
     case .queue: 6
     case .priority: 8
     case .qos: 11
@@ -38,18 +38,15 @@ enum OperationColumn: CaseIterable {
 
   /// Which columns survive on a narrow screen, most important first.
   static let byImportance: [OperationColumn] = [
-    .name, .state, .cancelled, .time, .progress, .queue, .deps, .errors, .conditions, .priority, .qos,
+    .name, .state, .cancelled, .time, .progress, .queue, .deps, .errors, .conditions, .priority,
+    .qos,
   ]
 }
 
 /// Where each column goes for a table width: columns are added by priority while they fit, then the
 /// name, queue and errors columns share what is left.
-struct ColumnPlan: Equatable {
+struct ColumnPlan {
   var columns: [(column: OperationColumn, x: Int, width: Int)]
-
-  static func == (a: ColumnPlan, b: ColumnPlan) -> Bool {
-    a.columns.map { "\($0.column)\($0.x)/\($0.width)" } == b.columns.map { "\($0.column)\($0.x)/\($0.width)" }
-  }
 
   init(width: Int, longestName: Int, longestQueue: Int) {
     let available = width - 2  // selection marker and a margin
@@ -64,7 +61,8 @@ struct ColumnPlan: Equatable {
     }
     // Grow the name and queue to their longest and the progress bar a little; errors take the rest.
     let grow: [(OperationColumn, Int)] = [
-      (.name, min(max(longestName, 8), 22)), (.queue, min(max(longestQueue, 5), 14)), (.progress, 16),
+      (.name, min(max(longestName, 9), 22)), (.queue, min(max(longestQueue, 5), 14)),
+      (.progress, 16),
     ]
     for (c, want) in grow
     where chosen[c] != nil {
@@ -83,8 +81,6 @@ struct ColumnPlan: Equatable {
       x += w + 1
     }
   }
-
-  func has(_ c: OperationColumn) -> Bool { columns.contains { $0.column == c } }
 }
 
 extension BoardRenderer {
@@ -103,15 +99,19 @@ extension BoardRenderer {
       width: r.width, longestName: model.longestOperationName, longestQueue: model.longestQueueName)
     for c in plan.columns {
       if c.column == .time {
-        canvas.putRight(c.column.header, maxX: r.x + c.x + c.width, y: r.y + 1, style: .dim.with(.underline))
+        canvas.putRight(
+          c.column.header, maxX: r.x + c.x + c.width, y: r.y + 1, style: .dim.with(.underline))
       } else {
-        canvas.put(c.column.header, x: r.x + c.x, y: r.y + 1, width: c.width, style: .dim.with(.underline))
+        canvas.put(
+          c.column.header, x: r.x + c.x, y: r.y + 1, width: c.width, style: .dim.with(.underline))
       }
     }
     let rows = r.rows(from: 2, count: r.height - 2)
     guard !rows.isEmpty else { return }
     if count == 0 {
-      let text = list.isFiltered ? " nothing matches \"\(list.query)\" (Esc clears the filter)" : " no operations yet"
+      let text =
+        list.isFiltered
+        ? " nothing matches \"\(list.query)\" (Esc clears the filter)" : " no operations yet"
       canvas.put(text, x: rows.x, y: rows.y, width: rows.width, style: .dim)
       return
     }
@@ -126,13 +126,15 @@ extension BoardRenderer {
       let position = ui.operationsScroll + line
       guard position < count else { break }
       let index = list.modelIndex(at: position)
-      drawOperationRow(model.operations[index], plan: plan, x: rows.x, y: rows.y + line, width: rows.width,
+      drawOperationRow(
+        model.operations[index], plan: plan, x: rows.x, y: rows.y + line, width: rows.width,
         selected: index == ui.selectedOperation)
     }
     if count > rows.height {
       // A scroll position mark on the title rule: first–last of count.
       let last = min(count, ui.operationsScroll + rows.height)
-      canvas.putRight(" \(ui.operationsScroll + 1)–\(last) of \(count) ", maxX: r.maxX - 1, y: r.y, style: .rule)
+      canvas.putRight(
+        " \(ui.operationsScroll + 1)–\(last) of \(count) ", maxX: r.maxX - 1, y: r.y, style: .rule)
     }
   }
 
@@ -150,9 +152,11 @@ extension BoardRenderer {
       case .queue:
         canvas.put(op.queue, x: x, y: y, width: w)
       case .priority:
-        canvas.put(op.priority.rawValue, x: x, y: y, width: w, style: op.priority == .normal ? .dim : .plain)
+        canvas.put(
+          op.priority.rawValue, x: x, y: y, width: w, style: op.priority == .normal ? .dim : .plain)
       case .qos:
-        canvas.put(Vocabulary.qos(op.qos), x: x, y: y, width: w, style: op.qos == .default ? .dim : .plain)
+        canvas.put(
+          Vocabulary.qos(op.qos), x: x, y: y, width: w, style: op.qos == .default ? .dim : .plain)
       case .state:
         let style = StateLook.style(op.state)
         canvas.set(StateLook.glyph(op.state, ascii: ascii), x: x, y: y, style: style)
@@ -178,12 +182,15 @@ extension BoardRenderer {
             canvas.set("…", x: cx, y: y, style: .dim)
             break
           }
-          canvas.set(ConditionLook.glyph(cond.status, ascii: ascii), x: cx, y: y, style: ConditionLook.style(cond.status))
+          canvas.set(
+            ConditionLook.glyph(cond.status, ascii: ascii), x: cx, y: y,
+            style: ConditionLook.style(cond.status))
           cx += 1
         }
       case .errors:
         if !op.errors.isEmpty {
-          canvas.put(op.errors.joined(separator: "; "), x: x, y: y, width: w, style: Style(fg: .red))
+          canvas.put(
+            op.errors.joined(separator: "; "), x: x, y: y, width: w, style: Style(fg: .red))
         }
       }
     }
@@ -203,9 +210,13 @@ extension BoardRenderer {
       return
     }
     var cx = x
-    if done > 0 { cx += canvas.put("✓\(done)", x: cx, y: y, width: width, style: StateLook.style(.finished)) }
+    if done > 0 {
+      cx += canvas.put("✓\(done)", x: cx, y: y, width: width, style: StateLook.style(.finished))
+    }
     if total > done {
-      canvas.put("…\(total - done)", x: cx, y: y, width: x + width - cx, style: Style(fg: .yellow, attrs: .bold))
+      canvas.put(
+        "…\(total - done)", x: cx, y: y, width: x + width - cx,
+        style: Style(fg: .yellow, attrs: .bold))
     }
   }
 

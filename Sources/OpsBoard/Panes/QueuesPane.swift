@@ -82,8 +82,12 @@ extension BoardRenderer {
       // Largest remainder, so the cells add up to the width and no non-zero state vanishes when
       // there is room for it.
       let present = order.filter { counts[$0] > 0 }
-      var shares = present.map { (state: $0, cells: counts[$0] * width / total, rest: counts[$0] * width % total) }
-      for i in shares.indices where shares[i].cells == 0 && present.count <= width { shares[i].cells = 1 }
+      var shares = present.map {
+        (state: $0, cells: counts[$0] * width / total, rest: counts[$0] * width % total)
+      }
+      for i in shares.indices where shares[i].cells == 0 && present.count <= width {
+        shares[i].cells = 1
+      }
       var used = shares.reduce(0) { $0 + $1.cells }
       for i in shares.indices.sorted(by: { shares[$0].rest > shares[$1].rest }) where used < width {
         shares[i].cells += 1
@@ -97,7 +101,8 @@ extension BoardRenderer {
     }
     for i in 0..<width {
       if i < cells.count {
-        canvas.set(StateLook.glyph(cells[i], ascii: ascii), x: x + i, y: y, style: StateLook.style(cells[i]))
+        canvas.set(
+          StateLook.glyph(cells[i], ascii: ascii), x: x + i, y: y, style: StateLook.style(cells[i]))
       } else {
         canvas.set("·", x: x + i, y: y, style: .dim)
       }

@@ -24,7 +24,8 @@ extension BoardRenderer {
     x += canvas.put(" for \(durationText(op.timeInState(at: model.now)))", x: x, y: y, style: .dim)
     if op.cancelled {
       canvas.put(
-        "  \(StateLook.cancelledGlyph(ascii: ascii)) cancelled" + (op.cancelCause.map { " (\($0.rawValue))" } ?? ""),
+        "  \(StateLook.cancelledGlyph(ascii: ascii)) cancelled"
+          + (op.cancelCause.map { " (\($0.rawValue))" } ?? ""),
         x: x, y: y, width: r.maxX - x, style: StateLook.cancelled)
     }
     y += 1
@@ -32,7 +33,8 @@ extension BoardRenderer {
     // Dependencies: as many rows as needed, up to 8, leaving room for the state machine if it fits.
     let wanted = max(op.dependencies.count, op.dependents.count, 1)
     let roomForMachine = bottom - y - 2 - StateMachineDiagram.height >= 2
-    let depRows = min(wanted, 8, max(1, bottom - y - 1 - (roomForMachine ? StateMachineDiagram.height + 2 : 3)))
+    let depRows = min(
+      wanted, 8, max(1, bottom - y - 1 - (roomForMachine ? StateMachineDiagram.height + 2 : 3)))
     canvas.titleRule(
       "Dependencies", in: Rect(x: r.x, y: y, width: r.width, height: 1),
       right: "\(op.dependencies.count) in · \(op.dependents.count) out")
@@ -42,7 +44,9 @@ extension BoardRenderer {
     if roomForMachine && r.width >= StateMachineDiagram.minimumWidth {
       canvas.titleRule("State machine", in: Rect(x: r.x, y: y, width: r.width, height: 1))
       y += 1
-      StateMachineDiagram.draw(op, in: Rect(x: r.x, y: y, width: r.width, height: StateMachineDiagram.height), canvas: &canvas)
+      StateMachineDiagram.draw(
+        op, in: Rect(x: r.x, y: y, width: r.width, height: StateMachineDiagram.height),
+        canvas: &canvas)
       y += StateMachineDiagram.height
     } else if y < bottom {
       let f = op.flags
@@ -81,11 +85,14 @@ extension BoardRenderer {
   mutating func drawDependencyGraph(_ op: OperationRow, in r: Rect) {
     guard r.height > 0, r.width > 20 else { return }
     if op.dependencies.isEmpty && op.dependents.isEmpty {
-      canvas.put(" none: it waits for nothing and nothing waits for it", x: r.x, y: r.y, width: r.width, style: .dim)
+      canvas.put(
+        " none: it waits for nothing and nothing waits for it", x: r.x, y: r.y, width: r.width,
+        style: .dim)
       return
     }
     func capped(_ names: [String]) -> (shown: [String], more: Int) {
-      names.count <= r.height ? (names, 0) : (Array(names.prefix(r.height - 1)), names.count - r.height + 1)
+      names.count <= r.height
+        ? (names, 0) : (Array(names.prefix(r.height - 1)), names.count - r.height + 1)
     }
     let left = capped(op.dependencies)
     let right = capped(op.dependents)
@@ -96,12 +103,13 @@ extension BoardRenderer {
     let inner = r.width - 2
     let centerWidth = min(op.name.count + 2, max(8, inner / 3))
     // The left labels take what their names need, up to half of what the centre leaves.
-    let longestLeft = left.shown.map { $0.count + (model.operation(named: $0) == nil ? 14 : 2) }.max() ?? 0
+    let longestLeft =
+      left.shown.map { $0.count + (model.operation(named: $0) == nil ? 14 : 2) }.max() ?? 0
     let sideWidth = max(4, min(longestLeft + 2, (inner - centerWidth - 10) / 2))
     let leftX = r.x + 1
     let join1 = leftX + sideWidth + 1
     // Arrow heads sit one cell before what they point at, with a space between.
-    let centerX = join1 + 4
+    let centerX = left.shown.isEmpty ? leftX : join1 + 4
     let shownName = min(op.name.count, centerWidth - 2)
     let centerEnd = centerX + 2 + shownName
     let join2 = centerEnd + 2
@@ -112,7 +120,10 @@ extension BoardRenderer {
       let state = model.operation(named: name)?.state
       let style = state.map(StateLook.style) ?? .dim
       canvas.set(state.map { StateLook.glyph($0, ascii: ascii) } ?? "?", x: x, y: y, style: style)
-      return 2 + canvas.put(state == nil ? name + " (not added)" : name, x: x + 2, y: y, width: width - 2, style: style)
+      return 2
+        + canvas.put(
+          state == nil ? name + " (not added)" : name, x: x + 2, y: y, width: width - 2,
+          style: style)
     }
     for (i, name) in left.shown.enumerated() {
       let y = r.y + i
@@ -122,14 +133,17 @@ extension BoardRenderer {
       edges.vertical(x: join1, from: y, to: centerY, style: Style(fg: color.fg))
     }
     if left.more > 0 {
-      canvas.put("+\(left.more) more", x: leftX, y: r.y + left.shown.count, width: sideWidth, style: .dim)
+      canvas.put(
+        "+\(left.more) more", x: leftX, y: r.y + left.shown.count, width: sideWidth, style: .dim)
     }
     if !left.shown.isEmpty {
       edges.horizontal(y: centerY, from: join1, to: centerX - 2, style: Style(fg: .gray))
       edges.arrow(x: centerX - 2, y: centerY, pointing: true, style: Style(fg: .gray))
     }
-    canvas.set(StateLook.glyph(op.state, ascii: ascii), x: centerX, y: centerY, style: opStyle.with(.bold))
-    canvas.put(op.name, x: centerX + 2, y: centerY, width: shownName, style: opStyle.with([.bold, .reverse]))
+    canvas.set(
+      StateLook.glyph(op.state, ascii: ascii), x: centerX, y: centerY, style: opStyle.with(.bold))
+    canvas.put(
+      op.name, x: centerX + 2, y: centerY, width: shownName, style: opStyle.with([.bold, .reverse]))
     if !right.shown.isEmpty {
       let style = Style(fg: opStyle.fg)
       edges.horizontal(y: centerY, from: centerEnd + 1, to: join2, style: style)
@@ -141,7 +155,9 @@ extension BoardRenderer {
         _ = label(name, x: rightX, y: y, width: r.maxX - rightX, canvas: &canvas)
       }
       if right.more > 0 {
-        canvas.put("+\(right.more) more", x: rightX, y: r.y + right.shown.count, width: r.maxX - rightX, style: .dim)
+        canvas.put(
+          "+\(right.more) more", x: rightX, y: r.y + right.shown.count, width: r.maxX - rightX,
+          style: .dim)
       }
     }
     edges.draw(into: &canvas, clip: r)

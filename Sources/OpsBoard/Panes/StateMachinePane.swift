@@ -5,11 +5,12 @@ import OpsEngine
 enum StateMachineDiagram {
   /// Rows of the diagram itself, and with the flags and last-transition lines under it.
   static let diagramHeight = 13
-  static let height = 17
+  static let height = 18
   static let minimumWidth = 36
 
   static let rows: [OperationState: Int] = [
-    .initialized: 0, .pending: 2, .evaluatingConditions: 4, .ready: 6, .executing: 8, .finishing: 10,
+    .initialized: 0, .pending: 2, .evaluatingConditions: 4, .ready: 6, .executing: 8,
+    .finishing: 10,
     .finished: 12,
   ]
 
@@ -30,16 +31,19 @@ enum StateMachineDiagram {
     let chain: [OperationState] = OperationState.allCases
     for (from, to) in zip(chain, chain.dropFirst()) {
       let (style, heavy) = edgeStyle(from, to)
-      edges.vertical(x: trunk, from: r.y + rows[from]!, to: r.y + rows[to]!, style: style, heavy: heavy)
+      edges.vertical(
+        x: trunk, from: r.y + rows[from]!, to: r.y + rows[to]!, style: style, heavy: heavy)
     }
     // pending → ready, around evaluatingConditions.
     do {
       let (style, heavy) = edgeStyle(.pending, .ready)
       let y0 = r.y + rows[.pending]!
       let y1 = r.y + rows[.ready]!
-      edges.horizontal(y: y0, from: trunk + 2 + "pending".count + 1, to: branch, style: style, heavy: heavy)
+      edges.horizontal(
+        y: y0, from: trunk + 2 + "pending".count + 1, to: branch, style: style, heavy: heavy)
       edges.vertical(x: branch, from: y0, to: y1, style: style, heavy: heavy)
-      edges.horizontal(y: y1, from: trunk + 2 + "ready".count + 1, to: branch, style: style, heavy: heavy)
+      edges.horizontal(
+        y: y1, from: trunk + 2 + "ready".count + 1, to: branch, style: style, heavy: heavy)
       edges.arrow(x: trunk + 2 + "ready".count + 1, y: y1, pointing: false, style: style)
     }
     // ready → finishing, around executing.
@@ -49,7 +53,8 @@ enum StateMachineDiagram {
       let y1 = r.y + rows[.finishing]!
       edges.horizontal(y: y0, from: trunk, to: branch, style: style, heavy: heavy)
       edges.vertical(x: branch, from: y0, to: y1, style: style, heavy: heavy)
-      edges.horizontal(y: y1, from: trunk + 2 + "finishing".count + 1, to: branch, style: style, heavy: heavy)
+      edges.horizontal(
+        y: y1, from: trunk + 2 + "finishing".count + 1, to: branch, style: style, heavy: heavy)
       edges.arrow(x: trunk + 2 + "finishing".count + 1, y: y1, pointing: false, style: style)
     }
     // Nodes (drawn before the edges so the trunk glyphs on their rows are the states' own).
@@ -60,7 +65,9 @@ enum StateMachineDiagram {
       canvas.set(StateLook.glyph(state, ascii: canvas.ascii), x: trunk, y: y, style: style)
       canvas.put(state.rawValue, x: trunk + 2, y: y, width: branch - trunk - 3, style: style)
       if state == op?.state && op?.cancelled == true {
-        canvas.put(" \(StateLook.cancelledGlyph(ascii: canvas.ascii))", x: trunk + 2 + state.rawValue.count, y: y, style: StateLook.cancelled)
+        canvas.put(
+          " \(StateLook.cancelledGlyph(ascii: canvas.ascii))", x: trunk + 2 + state.rawValue.count,
+          y: y, style: StateLook.cancelled)
       }
     }
     // Edges, but never over a state's glyph.
@@ -77,7 +84,8 @@ enum StateMachineDiagram {
     // The four NSOperation flags, and the last transition.
     let flags = op?.flags ?? OperationFlags(state: .initialized, cancelled: false)
     let items: [(String, Bool)] = [
-      ("isReady", flags.isReady), ("isExecuting", flags.isExecuting), ("isFinished", flags.isFinished),
+      ("isReady", flags.isReady), ("isExecuting", flags.isExecuting),
+      ("isFinished", flags.isFinished),
       ("isCancelled", flags.isCancelled),
     ]
     let flagY = r.y + diagramHeight + 1
@@ -88,8 +96,19 @@ enum StateMachineDiagram {
       canvas.put("\(item.0)=\(item.1)", x: x, y: y, width: 19, style: item.1 ? .good : .dim)
     }
     if let l = last {
-      let text = "last: \(l.from.rawValue) → \(l.to.rawValue) at \(clockText(l.time))s"
-      canvas.put(text, x: r.x + 1, y: flagY + (twoPerRow ? 2 : 1), width: r.width - 1, style: StateLook.style(l.to).with(.bold))
+      // On one line when it fits, else the time on a line of its own.
+      let move = "\(l.from.rawValue) → \(l.to.rawValue)"
+      let style = StateLook.style(l.to).with(.bold)
+      let y = flagY + (twoPerRow ? 2 : 1)
+      let oneLine = "last: \(move) at \(clockText(l.time))s"
+      if oneLine.count <= r.width - 1 {
+        canvas.put(oneLine, x: r.x + 1, y: y, width: r.width - 1, style: style)
+      } else {
+        canvas.put(
+          "last transition, at \(clockText(l.time))s:", x: r.x + 1, y: y, width: r.width - 1,
+          style: style)
+        canvas.put(move, x: r.x + 1, y: y + 1, width: r.width - 1, style: style)
+      }
     }
   }
 
@@ -101,7 +120,8 @@ enum StateMachineDiagram {
       guard r.contains(x: p.x, y: p.y) else { continue }
       var style = c.style
       if c.heavy { style.attrs.insert(.bold) }
-      canvas.set(EdgeGrid.glyph(c.sides, heavy: c.heavy, ascii: canvas.ascii), x: p.x, y: p.y, style: style)
+      canvas.set(
+        EdgeGrid.glyph(c.sides, heavy: c.heavy, ascii: canvas.ascii), x: p.x, y: p.y, style: style)
     }
     for (p, a) in edges.arrows where r.contains(x: p.x, y: p.y) {
       canvas.set(a.glyph, x: p.x, y: p.y, style: a.style)

@@ -128,7 +128,8 @@ struct BoardRenderer {
       playback = "▶ playing"
     }
     let helpKey = keyMap.binding(for: .help)?.keys.first?.label(ascii: ascii) ?? "?"
-    let right = "t \(clockText(model.now))s   \(Vocabulary.speed(info.speed))   \(playback)   \(helpKey) help "
+    let right =
+      "t \(clockText(model.now))s   \(Vocabulary.speed(info.speed))   \(playback)   \(helpKey) help "
     let rightWidth = ascii ? Canvas.transliterate(right).count : right.count
     let titleRoom = r.maxX - rightWidth - 2 - x
     if titleRoom > 3 { canvas.put(info.title, x: x, y: r.y, width: titleRoom, style: bar) }
@@ -155,7 +156,8 @@ struct BoardRenderer {
     let hint: String
     if info.finished && info.unfinished > 0 {
       let n = info.unfinished
-      hint = "Nothing more will happen: \(n) operation\(n == 1 ? "" : "s") can never finish. r restarts, q quits."
+      hint =
+        "Nothing more will happen: \(n) operation\(n == 1 ? "" : "s") can never finish. r restarts, q quits."
     } else if info.finished {
       hint = "The scenario is over at \(clockText(model.now))s: r restarts it, q quits."
     } else if info.paused {

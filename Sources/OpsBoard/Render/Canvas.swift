@@ -20,9 +20,6 @@ struct Rect: Equatable, Sendable {
   func rows(from top: Int, count: Int) -> Rect {
     Rect(x: x, y: y + top, width: width, height: min(count, height - top))
   }
-  func inset(left: Int = 0, right: Int = 0) -> Rect {
-    Rect(x: x + left, y: y, width: width - left - right, height: height)
-  }
 }
 
 /// Colour and attributes of drawn text.
@@ -80,7 +77,8 @@ struct Canvas {
     for i in 0..<n {
       let ch = cut && i == n - 1 ? (ascii ? "~" : "…") : chars[i]
       if x + i >= 0 {
-        grid[x + i, y] = Cell(ch, foreground: style.fg, background: style.bg, attributes: style.attrs)
+        grid[x + i, y] = Cell(
+          ch, foreground: style.fg, background: style.bg, attributes: style.attrs)
       }
     }
     return n
@@ -155,6 +153,7 @@ struct Canvas {
     case "▲", "↑": return "^"
     case "…": return "~"
     case "■": return "#"
+    case "↺": return "@"
     case "▏": return "_"
     case "×": return "x"
     case "✓": return "v"

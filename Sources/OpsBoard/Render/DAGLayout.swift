@@ -51,23 +51,30 @@ struct DAGLayout {
         succs[j].append(i)
       }
     }
-    // Depth by Kahn's algorithm; what a cycle blocks gets a depth from what is known of it.
-    var depth = [Int](repeating: -1, count: n)
+    // Depth by Kahn's algorithm. When only cycles are left, the earliest added operation still waiting
+    // is placed after what it waits for outside the cycle, and its other incoming edges close the cycle.
+    var depth = [Int](repeating: 0, count: n)
     var indegree = preds.map(\.count)
+    var placed = [Bool](repeating: false, count: n)
     var queue = (0..<n).filter { indegree[$0] == 0 }
     var head = 0
-    for q in queue { depth[q] = 0 }
-    while head < queue.count {
+    var nextForced = 0
+    while head < queue.count || queue.count < n {
+      if head == queue.count {
+        while placed[nextForced] || indegree[nextForced] == 0 { nextForced += 1 }
+        let v = nextForced
+        depth[v] = (preds[v].filter { placed[$0] }.map { depth[$0] }.max() ?? -1) + 1
+        indegree[v] = 0
+        queue.append(v)
+      }
       let u = queue[head]
       head += 1
-      for v in succs[u] {
+      placed[u] = true
+      for v in succs[u] where !placed[v] && indegree[v] > 0 {
         depth[v] = max(depth[v], depth[u] + 1)
         indegree[v] -= 1
         if indegree[v] == 0 { queue.append(v) }
       }
-    }
-    for i in 0..<n where indegree[i] > 0 {
-      depth[i] = max(0, preds[i].map { depth[$0] }.max() ?? 0) + (preds[i].isEmpty ? 0 : 1)
     }
     let layerCount = (depth.max() ?? -1) + 1
     layers = Array(repeating: [], count: layerCount)
@@ -111,7 +118,9 @@ struct DAGLayout {
     for l in layers.indices.dropFirst() {
       let keyed = layers[l].enumerated().map { (position, id) -> (Double, Int, Int) in
         let ins = incoming[id]
-        let bary = ins.isEmpty ? Double(position) : Double(ins.reduce(0) { $0 + nodes[$1].row }) / Double(ins.count)
+        let bary =
+          ins.isEmpty
+          ? Double(position) : Double(ins.reduce(0) { $0 + nodes[$1].row }) / Double(ins.count)
         return (bary, position, id)
       }
       layers[l] = keyed.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)

@@ -51,13 +51,15 @@ extension BoardSession {
     case (nil, false):
       value = max(q.executing, 1)
     case (0?, false):
-      ui.status = StatusMessage("\(q.name) already allows 0: nothing starts there; + raises it", .rejected)
+      ui.status = StatusMessage(
+        "\(q.name) already allows 0: nothing starts there; + raises it", .rejected)
       return
     case (let n?, _):
       value = up ? n + 1 : n - 1
     }
     let note =
-      up ? "waiting operations may start at once"
+      up
+      ? "waiting operations may start at once"
       : value == 0 ? "nothing new starts" : "running operations are not stopped"
     send(
       .setMaxConcurrent(queue: q.name, value: value),
@@ -86,6 +88,8 @@ extension BoardSession {
       ui.status = StatusMessage("no queue selected", .rejected)
       return
     }
-    send(.cancelAll(queue: q.name), applied: "cancelAll on \(q.name): every unfinished operation in it is cancelled")
+    send(
+      .cancelAll(queue: q.name),
+      applied: "cancelAll on \(q.name): every unfinished operation in it is cancelled")
   }
 }

@@ -49,7 +49,8 @@ extension BoardSession {
     case .enter:
       ui.filterEditing = false
       let q = ui.operations.query
-      ui.status = StatusMessage(q.isEmpty ? "no filter" : "filtering by \"\(q)\": / edits it, Esc clears it")
+      ui.status = StatusMessage(
+        q.isEmpty ? "no filter" : "filtering by \"\(q)\": / edits it, Esc clears it")
     case .backspace:
       ui.operations.setQuery(String(ui.operations.query.dropLast()))
     case .character(let c):
@@ -95,7 +96,8 @@ extension BoardSession {
     case .pauseResume:
       setPaused(!paused)
       if paused {
-        ui.status = StatusMessage("paused at \(clockText(model.now))s: Space plays, . steps one event")
+        ui.status = StatusMessage(
+          "paused at \(clockText(model.now))s: Space plays, . steps one event")
       } else if isOver {
         ui.status = StatusMessage("playing, but nothing more will happen: r restarts")
       } else {
@@ -131,6 +133,7 @@ extension BoardSession {
   private var pageSize: Int { max(1, layout.operationRows.height - 1) }
 
   private func open(_ view: BoardView) {
+    ui.returnView = view == .detail && ui.view == .graph ? .graph : .board
     ui.view = view
     ui.detailScroll = 0
   }
@@ -143,7 +146,8 @@ extension BoardSession {
 
   private func back() {
     if ui.view != .board {
-      ui.view = .board
+      ui.view = ui.view == .detail ? ui.returnView : .board
+      ui.returnView = .board
     } else if !ui.operations.query.isEmpty {
       ui.operations.setQuery("")
       ui.status = StatusMessage("filter cleared")
@@ -167,7 +171,8 @@ extension BoardSession {
     let count = ui.operations.count(model)
     guard count > 0 else {
       ui.status = StatusMessage(
-        ui.operations.isFiltered ? "nothing matches the filter: Esc clears it" : "no operations yet")
+        ui.operations.isFiltered ? "nothing matches the filter: Esc clears it" : "no operations yet"
+      )
       return
     }
     let current = ui.operations.position(of: ui.selectedOperation).position
@@ -182,11 +187,14 @@ extension BoardSession {
     }
     let n = model.queues.count
     ui.selectedQueue = ((ui.selectedQueue + delta) % n + n) % n
-    ui.status = StatusMessage("queue \(model.queues[ui.selectedQueue].name) selected: s, +, -, C act on it")
+    ui.status = StatusMessage(
+      "queue \(model.queues[ui.selectedQueue].name) selected: s, +, -, C act on it")
   }
 
   private func click(x: Int, y: Int) {
-    guard ui.view == .board, BoardLayout.fits(width: screen.width, height: screen.height) else { return }
+    guard ui.view == .board, BoardLayout.fits(width: screen.width, height: screen.height) else {
+      return
+    }
     let l = layout
     if l.operationRows.contains(x: x, y: y) {
       let position = ui.operationsScroll + (y - l.operationRows.y)
@@ -203,12 +211,11 @@ extension BoardSession {
   private func step() {
     let wasPaused = paused
     setPaused(true)
-    if let event = revealOne() {
-      let entry = log.last!
+    if revealOne() != nil, let entry = log.last {
       ui.status = StatusMessage((wasPaused ? "step: " : "paused; step: ") + entry.line)
-      _ = event
     } else {
-      ui.status = StatusMessage("nothing left to step: the engine has nothing more scheduled", .rejected)
+      ui.status = StatusMessage(
+        "nothing left to step: the engine has nothing more scheduled", .rejected)
     }
   }
 
@@ -216,11 +223,13 @@ extension BoardSession {
     let target = speed * factor
     guard Self.speeds.contains(target) else {
       ui.status = StatusMessage(
-        "already at the \(factor > 1 ? "fastest" : "slowest") speed, \(Vocabulary.speed(speed))", .rejected)
+        "already at the \(factor > 1 ? "fastest" : "slowest") speed, \(Vocabulary.speed(speed))",
+        .rejected)
       return
     }
     setSpeed(target)
-    ui.status = StatusMessage("speed \(Vocabulary.speed(speed)): \(Vocabulary.speed(speed)) virtual seconds per second")
+    ui.status = StatusMessage(
+      "speed \(Vocabulary.speed(speed)): \(Vocabulary.speed(speed)) virtual seconds per second")
   }
 }
 

@@ -17,6 +17,10 @@ public final class BoardSession: InteractiveBoard {
   /// Checkpoints of the model, for rebuilding any earlier moment.
   public private(set) var history = BoardHistory()
 
+  /// Below this size `render` draws only a message saying how large the board needs to be.
+  public static let minimumSize = (
+    width: BoardLayout.minimumWidth, height: BoardLayout.minimumHeight
+  )
   static let speeds: ClosedRange<Double> = (1.0 / 64)...1024
   /// At most this many frames a second while playing.
   static let frameInterval = 1.0 / 30
@@ -64,7 +68,8 @@ public final class BoardSession: InteractiveBoard {
   public var filter: String { ui.operations.query }
   public var isEditingFilter: Bool { ui.filterEditing }
   public var selectedOperation: String? {
-    ui.selectedOperation < model.operations.count ? model.operations[ui.selectedOperation].name : nil
+    ui.selectedOperation < model.operations.count
+      ? model.operations[ui.selectedOperation].name : nil
   }
   public var selectedQueue: String? {
     ui.selectedQueue < model.queues.count ? model.queues[ui.selectedQueue].name : nil

@@ -14,6 +14,8 @@ public struct StatusMessage: Sendable, Equatable {
 /// the model (which is only the engine's story) so time travel can swap the model under it.
 struct BoardUIState {
   var view: BoardView = .board
+  /// Where Esc goes from the detail view (the graph, when it was opened from there).
+  var returnView: BoardView = .board
   var helpVisible = false
   var helpScroll = 0
   /// The selected operation, by model index (add order never changes, so it is stable).

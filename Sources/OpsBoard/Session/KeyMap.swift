@@ -129,7 +129,9 @@ public struct KeyMap: Sendable {
   public func footerItems(for view: BoardView, ascii: Bool) -> [FooterItem] {
     var items: [FooterItem] = []
     for b in bindings {
-      guard let word = b.footer, b.footerViews.contains(view), let key = b.keys.first else { continue }
+      guard let word = b.footer, b.footerViews.contains(view), let key = b.keys.first else {
+        continue
+      }
       let label = key.label(ascii: ascii)
       if let last = items.last, last.label == word {
         // Arrow pairs read as one key (`↑↓`); anything else is separated (`+/-`).
@@ -146,16 +148,19 @@ public struct KeyMap: Sendable {
 
   public static let standard = KeyMap(bindings: [
     KeyBinding(
-      .selectUp, [.key(.up), .key(.character("k"))], "select the operation above (scroll in a view)",
+      .selectUp, [.key(.up), .key(.character("k"))],
+      "select the operation above (scroll in a view)",
       group: .select, footer: "move", in: [.board, .detail, .graph, .log, .notes]),
     KeyBinding(
-      .selectDown, [.key(.down), .key(.character("j"))], "select the operation below (scroll in a view)",
+      .selectDown, [.key(.down), .key(.character("j"))],
+      "select the operation below (scroll in a view)",
       group: .select, footer: "move", in: [.board, .detail, .graph, .log, .notes]),
     KeyBinding(
       .pauseResume, [.key(.character(" "))], "pause or resume the virtual clock", group: .clock,
       footer: "pause", in: [.board, .detail, .graph, .log]),
     KeyBinding(
-      .step, [.key(.character("."))], "step one event (pauses first)", group: .clock, footer: "step",
+      .step, [.key(.character("."))], "step one event (pauses first)", group: .clock,
+      footer: "step",
       in: [.board, .detail, .graph, .log]),
     KeyBinding(.pageUp, [.key(.pageUp)], "a page up", group: .select),
     KeyBinding(.pageDown, [.key(.pageDown)], "a page down", group: .select),
@@ -163,10 +168,12 @@ public struct KeyMap: Sendable {
     KeyBinding(.last, [.key(.end)], "the last operation (the end of a view)", group: .select),
     KeyBinding(.nextQueue, [.key(.tab)], "select the next queue", group: .select, footer: "queue"),
     KeyBinding(.previousQueue, [.key(.backTab)], "select the previous queue", group: .select),
-    KeyBinding(.clickSelect, [.click], "select the operation or queue under the pointer", group: .select),
+    KeyBinding(
+      .clickSelect, [.click], "select the operation or queue under the pointer", group: .select),
     KeyBinding(.wheelScroll, [.wheel], "scroll the operations or the view", group: .select),
     KeyBinding(
-      .suspendResume, [.key(.character("s"))], "suspend or resume the selected queue", group: .engine,
+      .suspendResume, [.key(.character("s"))], "suspend or resume the selected queue",
+      group: .engine,
       footer: "suspend"),
     KeyBinding(
       .raiseLimit, [.key(.character("+")), .key(.character("="))],
@@ -176,31 +183,41 @@ public struct KeyMap: Sendable {
       "lower it by one, down to 0 (from ∞: to the number executing, at least 1)", group: .engine,
       footer: "limit"),
     KeyBinding(
-      .cancelOperation, [.key(.character("c")), .key(.character("x"))], "cancel the selected operation",
+      .cancelOperation, [.key(.character("c")), .key(.character("x"))],
+      "cancel the selected operation",
       group: .engine, footer: "cancel", in: [.board, .detail, .graph]),
     KeyBinding(
-      .cancelAll, [.key(.character("C"))], "cancel every operation of the selected queue (cancelAll)",
+      .cancelAll, [.key(.character("C"))],
+      "cancel every operation of the selected queue (cancelAll)",
       group: .engine),
     KeyBinding(.slower, [.key(.character("<"))], "halve the speed", group: .clock, footer: "speed"),
-    KeyBinding(.faster, [.key(.character(">"))], "double the speed", group: .clock, footer: "speed"),
-    KeyBinding(.restart, [.key(.character("r"))], "restart the scenario from the beginning", group: .clock),
     KeyBinding(
-      .openDetail, [.key(.enter)], "details of the selected operation", group: .views, footer: "detail"),
+      .faster, [.key(.character(">"))], "double the speed", group: .clock, footer: "speed"),
+    KeyBinding(
+      .restart, [.key(.character("r"))], "restart the scenario from the beginning", group: .clock),
+    KeyBinding(
+      .openDetail, [.key(.enter)], "details of the selected operation", group: .views,
+      footer: "detail"),
     KeyBinding(
       .filter, [.key(.character("/"))], "filter operations by name, queue or state (Esc clears)",
       group: .views, footer: "filter"),
-    KeyBinding(.graph, [.key(.character("g"))], "graph of every dependency, left to right", group: .views, footer: "graph"),
+    KeyBinding(
+      .graph, [.key(.character("g"))], "graph of every dependency, left to right", group: .views,
+      footer: "graph"),
     KeyBinding(.log, [.key(.character("l"))], "the full event log", group: .views, footer: "log"),
-    KeyBinding(.notes, [.key(.character("n"))], "the scenario's notes", group: .views, footer: "notes"),
+    KeyBinding(
+      .notes, [.key(.character("n"))], "the scenario's notes", group: .views, footer: "notes"),
     KeyBinding(
       .back, [.key(.escape)], "back: close the view or help, or clear the filter", group: .views,
       footer: "back", in: [.detail, .graph, .log, .notes]),
     KeyBinding(
-      .help, [.key(.character("?")), .key(.function(1))], "this help", group: .other, footer: "help",
+      .help, [.key(.character("?")), .key(.function(1))], "this help", group: .other,
+      footer: "help",
       in: Set(BoardView.allCases), pinned: true),
     KeyBinding(.redraw, [.key(.ctrl("l"))], "redraw the screen", group: .other),
     KeyBinding(
-      .quit, [.key(.character("q"))], "quit", group: .other, footer: "quit", in: Set(BoardView.allCases),
+      .quit, [.key(.character("q"))], "quit", group: .other, footer: "quit",
+      in: Set(BoardView.allCases),
       pinned: true),
   ])
 }

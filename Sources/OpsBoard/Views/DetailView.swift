@@ -22,15 +22,22 @@ extension BoardRenderer {
     var doc = Canvas(width: textWidth, height: lines.count + machineRows, ascii: ascii)
     for (i, line) in lines.enumerated() {
       var x = 1
-      for piece in line { x += doc.put(piece.text, x: x, y: i, width: textWidth - x, style: piece.style) }
+      for piece in line {
+        x += doc.put(piece.text, x: x, y: i, width: textWidth - x, style: piece.style)
+      }
     }
     if !twoColumns {
-      doc.titleRule("State machine", in: Rect(x: 0, y: lines.count + 1, width: textWidth, height: 1))
+      doc.titleRule(
+        "State machine", in: Rect(x: 0, y: lines.count + 1, width: textWidth, height: 1))
       StateMachineDiagram.draw(
-        op, in: Rect(x: 0, y: lines.count + 2, width: textWidth, height: StateMachineDiagram.height), canvas: &doc)
+        op,
+        in: Rect(x: 0, y: lines.count + 2, width: textWidth, height: StateMachineDiagram.height),
+        canvas: &doc)
     }
     ui.detailScroll = max(0, min(ui.detailScroll, doc.height - body.height))
-    blit(doc.grid, from: ui.detailScroll, into: Rect(x: body.x, y: body.y, width: textWidth, height: body.height))
+    blit(
+      doc.grid, from: ui.detailScroll,
+      into: Rect(x: body.x, y: body.y, width: textWidth, height: body.height))
     if doc.height > body.height + ui.detailScroll {
       canvas.putRight(" ↓ more ", maxX: body.x + textWidth - 1, y: body.maxY - 1, style: .dim)
     }
@@ -39,7 +46,8 @@ extension BoardRenderer {
       for y in body.y..<body.maxY { canvas.set("│", x: mx - 1, y: y, style: .rule) }
       canvas.titleRule("State machine", in: Rect(x: mx, y: body.y, width: machineWidth, height: 1))
       StateMachineDiagram.draw(
-        op, in: Rect(x: mx, y: body.y + 1, width: machineWidth, height: StateMachineDiagram.height), canvas: &canvas)
+        op, in: Rect(x: mx, y: body.y + 1, width: machineWidth, height: StateMachineDiagram.height),
+        canvas: &canvas)
     }
   }
 
@@ -58,7 +66,8 @@ extension BoardRenderer {
     let heading = Style.title
     var lines: [Pieces] = []
     let look = StateLook.style(op.state)
-    var settings = "queue \(op.queue) · \(op.kind.rawValue) · priority \(op.priority.rawValue) · qos \(op.qos.rawValue)"
+    var settings =
+      "queue \(op.queue) · \(op.kind.rawValue) · priority \(op.priority.rawValue) · qos \(op.qos.rawValue)"
     if let w = op.work { settings += " · work \(durationText(w))" }
     lines.append([("\(op.name)", look.with(.bold))])
     for w in TextWrap.wrap(settings, width: max(10, width)) { lines.append([(w, .dim)]) }
@@ -69,8 +78,11 @@ extension BoardRenderer {
     if let p = op.progress(at: now) { state.append((" · \(Int(p * 100))% of its work", .plain)) }
     if op.cancelled {
       state.append(
-        ("  \(StateLook.cancelledGlyph(ascii: ascii)) cancelled" + (op.cancelCause.map { " (\($0.rawValue))" } ?? ""),
-          StateLook.cancelled))
+        (
+          "  \(StateLook.cancelledGlyph(ascii: ascii)) cancelled"
+            + (op.cancelCause.map { " (\($0.rawValue))" } ?? ""),
+          StateLook.cancelled
+        ))
     }
     lines.append(state)
     if let p = op.producedBy { lines.append([("produced by \(p) while it executed", .dim)]) }
@@ -78,7 +90,9 @@ extension BoardRenderer {
     lines.append([("History", heading)])
     for (i, visit) in op.history.enumerated() {
       let next = i + 1 < op.history.count ? op.history[i + 1].time : nil
-      let stayed = durationText((next ?? now) - visit.time) + (next == nil && visit.state != .finished ? " so far" : "")
+      let stayed =
+        durationText((next ?? now) - visit.time)
+        + (next == nil && visit.state != .finished ? " so far" : "")
       let name = visit.state.rawValue.rightPadded(22)
       lines.append([
         (clockText(visit.time).leftPadded(8) + "  ", .dim),
@@ -88,10 +102,15 @@ extension BoardRenderer {
     }
     lines.append([])
     let f = op.flags
-    let pairs = [[("isReady", f.isReady), ("isExecuting", f.isExecuting)], [("isFinished", f.isFinished), ("isCancelled", f.isCancelled)]]
+    let pairs = [
+      [("isReady", f.isReady), ("isExecuting", f.isExecuting)],
+      [("isFinished", f.isFinished), ("isCancelled", f.isCancelled)],
+    ]
     for (i, pair) in pairs.enumerated() {
       var flags: Pieces = [(i == 0 ? "Flags  " : "       ", heading)]
-      for (name, value) in pair { flags.append(("\(name)=\(value)".rightPadded(19), value ? .good : .dim)) }
+      for (name, value) in pair {
+        flags.append(("\(name)=\(value)".rightPadded(19), value ? .good : .dim))
+      }
       lines.append(flags)
     }
     lines.append([])

@@ -6,8 +6,12 @@ extension BoardRenderer {
   mutating func drawGraph(_ r: Rect, _ ui: inout BoardUIState) {
     if ui.graph?.structureVersion != model.structureVersion { ui.graph = DAGLayout(model: model) }
     let dag = ui.graph!
-    var title = "Dependency graph · \(model.operations.count) operations in \(dag.layers.count) columns by depth"
-    if dag.cycleEdges > 0 { title += " · \(dag.cycleEdges) edge(s) closing a cycle not drawn" }
+    var title =
+      "Dependency graph · \(model.operations.count) operations in \(dag.layers.count) columns by depth"
+    if dag.cycleEdges > 0 {
+      title +=
+        " · ↺ in a cycle (\(dag.cycleEdges) closing edge\(dag.cycleEdges == 1 ? "" : "s") not drawn)"
+    }
     canvas.titleRule(title, in: r.rows(from: 0, count: 1), right: "Enter detail · Esc back")
     let view = r.rows(from: 1, count: r.height - 1)
     guard !dag.layers.isEmpty, !view.isEmpty else {
@@ -25,6 +29,11 @@ extension BoardRenderer {
       if nx < ui.graphScrollX { ui.graphScrollX = max(0, nx - 1) }
       if nx + nw > ui.graphScrollX + view.width { ui.graphScrollX = nx + nw - view.width + 1 }
     }
+    // Never scrolled further than the graph needs.
+    let graphWidth = (xs.last ?? 0) + dag.columnWidth(dag.layers.count - 1) + 1
+    let graphHeight = dag.layers.map(\.count).max() ?? 0
+    ui.graphScrollX = max(0, min(ui.graphScrollX, graphWidth - view.width))
+    ui.graphScrollY = max(0, min(ui.graphScrollY, graphHeight - view.height))
     let sx = ui.graphScrollX
     let sy = ui.graphScrollY
     let top = sy
@@ -48,8 +57,14 @@ extension BoardRenderer {
         if selected { style.attrs.formUnion([.reverse, .bold]) }
         let gx = view.x + x - sx
         canvas.set(StateLook.glyph(op.state, ascii: ascii), x: gx, y: y, style: style)
-        let w = canvas.put(op.name, x: gx + 2, y: y, width: min(dag.nameWidth[l], view.maxX - gx - 2), style: style)
-        if op.cancelled { canvas.set(StateLook.cancelledGlyph(ascii: ascii), x: gx + 3 + w, y: y, style: StateLook.cancelled) }
+        let w = canvas.put(
+          op.name, x: gx + 2, y: y, width: min(dag.nameWidth[l], view.maxX - gx - 2), style: style)
+        if op.cancelled {
+          canvas.set(
+            StateLook.cancelledGlyph(ascii: ascii), x: gx + 3 + w, y: y, style: StateLook.cancelled)
+        } else if op.inCycle {
+          canvas.set("↺", x: gx + 3 + w, y: y, style: Style(fg: .red, attrs: .bold))
+        }
       }
       // Edges into the next column.
       guard l + 1 < dag.layers.count else { continue }
@@ -62,7 +77,9 @@ extension BoardRenderer {
         let style = Style(fg: StateLook.color(model.operations[from.source].state))
         let startX: Int
         if let i = from.op {
-          startX = x + 3 + min(model.operations[i].name.count, dag.nameWidth[l]) + (model.operations[i].cancelled ? 2 : 0)
+          startX =
+            x + 3 + min(model.operations[i].name.count, dag.nameWidth[l])
+            + (model.operations[i].cancelled || model.operations[i].inCycle ? 2 : 0)
         } else {
           startX = x
         }
@@ -74,10 +91,14 @@ extension BoardRenderer {
         if from.row >= top && from.row <= bottom {
           lines.horizontal(y: y0, from: startX - sx, to: laneX - sx, style: style)
         }
-        lines.vertical(x: laneX - sx, from: max(min(y0, y1), -1), to: min(max(y0, y1), view.height), style: style)
+        lines.vertical(
+          x: laneX - sx, from: max(min(y0, y1), -1), to: min(max(y0, y1), view.height), style: style
+        )
         if to.row >= top && to.row <= bottom {
           lines.horizontal(y: y1, from: laneX - sx, to: endX - sx, style: style)
-          if to.op != nil && visibleX(endX) { lines.arrow(x: endX - sx, y: y1, pointing: true, style: style) }
+          if to.op != nil && visibleX(endX) {
+            lines.arrow(x: endX - sx, y: y1, pointing: true, style: style)
+          }
         }
       }
     }

@@ -7,7 +7,8 @@ extension BoardRenderer {
     let end = total - ui.logScroll
     let start = max(0, end - rows.height)
     let right =
-      ui.logScroll > 0 ? "\(ui.logScroll) newer below · End jumps to the newest" : "newest at the bottom"
+      ui.logScroll > 0
+      ? "\(ui.logScroll) newer below · End jumps to the newest" : "newest at the bottom"
     canvas.titleRule("Event log · \(total) events", in: r.rows(from: 0, count: 1), right: right)
     if total == 0 {
       canvas.put(" no events yet", x: rows.x, y: rows.y, style: .dim)
@@ -15,7 +16,8 @@ extension BoardRenderer {
     }
     let subjectWidth = min(max(model.longestOperationName, model.longestQueueName, 7), 20)
     for (line, i) in (start..<end).enumerated() {
-      drawLogLine(fullLog[i], x: rows.x, y: rows.y + line, width: rows.width, subjectWidth: subjectWidth)
+      drawLogLine(
+        fullLog[i], x: rows.x, y: rows.y + line, width: rows.width, subjectWidth: subjectWidth)
     }
   }
 }

@@ -1,7 +1,8 @@
 extension BoardRenderer {
   /// The scenario's lesson text, word-wrapped to the screen.
   mutating func drawNotes(_ r: Rect, _ ui: inout BoardUIState) {
-    canvas.titleRule("Notes · \(info.title)", in: r.rows(from: 0, count: 1), right: "n or Esc closes")
+    canvas.titleRule(
+      "Notes · \(info.title)", in: r.rows(from: 0, count: 1), right: "n or Esc closes")
     let rows = r.rows(from: 1, count: r.height - 1)
     let textWidth = min(rows.width - 4, 100)
     let text = notes.isEmpty ? "This scenario has no notes." : TextWrap.reflow(notes)
