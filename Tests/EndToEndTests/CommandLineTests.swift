@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// Runs the built `opsview` with arguments, no terminal, and collects what it printed.
+private func opsview(_ arguments: [String], cwd: String? = nil) throws -> (
+  status: Int32, out: String, err: String
+) {
+  let binary = try #require(OpsviewBinary.path, "opsview was not found; run `swift build` first")
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: binary)
+  process.arguments = arguments
+  if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  // Read stderr on the side so neither pipe can fill up and block the child.
+  nonisolated(unsafe) var errData = Data()
+  let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+  reader.start()
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  while !reader.isFinished { usleep(1000) }
+  return (
+    process.terminationStatus, String(decoding: outData, as: UTF8.self),
+    String(decoding: errData, as: UTF8.self)
+  )
+}
+
+private func temporaryFile(_ name: String, _ text: String) throws -> String {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("opsview-cli-\(getpid())")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let url = dir.appendingPathComponent(name)
+  try text.write(to: url, atomically: true, encoding: .utf8)
+  return url.path
+}
+
+@Suite struct CommandLineTests {
+  @Test func listShowsEveryBuiltInScenarioFromAnyDirectory() throws {
+    let r = try opsview(["list"], cwd: "/")
+    #expect(r.status == 0)
+    let names = r.out.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+    #expect(names.count >= 13)
+    #expect(names.contains("tour") && names.contains("deadlock") && names.contains("stress"))
+  }
+
+  @Test func traceIsByteIdenticalAcrossRuns() throws {
+    for format in ["text", "jsonl"] {
+      let a = try opsview(["trace", "tour", "--format", format])
+      let b = try opsview(["trace", "tour", "--format", format])
+      #expect(a.status == 0)
+      #expect(a.out == b.out)
+      #expect(a.out.count > 1000)
+    }
+  }
+
+  @Test func jsonlLinesCarryTheContractKeys() throws {
+    let r = try opsview(["trace", "dependencies", "--format", "jsonl"])
+    let lines = r.out.split(separator: "\n")
+    for (i, line) in lines.enumerated() {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect(object["seq"] as? Int == i + 1)
+      #expect(object["time"] is NSNumber && object["type"] is String)
+    }
+    #expect(lines.first?.hasPrefix(#"{"seq":1,"time":0,"type":"queueAdded""#) == true)
+  }
+
+  @Test func traceUntilStopsEarlyAndExplainSaysWhy() throws {
+    let r = try opsview(["trace", "dependencies", "--until", "2", "--explain"])
+    #expect(r.status == 0)
+    #expect(
+      r.out.contains("why") && r.out.contains("decode")
+        && r.out.contains("waiting for its dependency download"))
+    #expect(r.out.contains("stopped at 2.000s"))
+    #expect(!r.out.contains("upload       didStart"))
+  }
+
+  @Test func checkAcceptsGoodFilesAndWarnsAboutCycles() throws {
+    let r = try opsview(["check", "deadlock", "tour"])
+    #expect(r.status == 0)
+    #expect(r.out.contains("deadlock: warning: dependency cycle"))
+  }
+
+  @Test func checkReportsEveryProblemWithItsPlaceAndExitsOne() throws {
+    let path = try temporaryFile(
+      "bad.yaml",
+      """
+      queues:
+        - name: net
+      operations:
+        - name: a
+          dependsOn: [b]
+        - name: a
+          work: -1
+      """)
+    let r = try opsview(["check", path])
+    #expect(r.status == 1)
+    #expect(
+      r.out.contains("\(path):5:5: error: unknown key 'dependsOn'")
+        && r.out.contains("did you mean 'dependencies'?"))
+    #expect(r.out.contains("duplicate"))
+  }
+
+  @Test func unknownScenarioIsAScenarioErrorWithASuggestion() throws {
+    let r = try opsview(["trace", "tuor"])
+    #expect(r.status == 1)
+    #expect(r.err.contains("tour"))
+  }
+
+  @Test func usageErrorsExitTwo() throws {
+    #expect(try opsview(["trace", "tour", "--format", "xml"]).status == 2)
+    #expect(try opsview(["list", "extra"]).status == 2)
+    #expect(try opsview(["play", "tour", "--speed", "-3"]).status == 2)
+  }
+
+  @Test func helpAndVersionExitZero() throws {
+    let help = try opsview(["--help"])
+    #expect(help.status == 0 && help.out.contains("play") && help.out.contains("trace"))
+    for sub in ["play", "trace", "list", "check"] {
+      #expect(try opsview([sub, "--help"]).status == 0)
+    }
+    #expect(
+      try opsview(["--version"]).out.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+  }
+
+  @Test func binaryJunkIsRejectedCleanly() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "opsview-cli-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let url = dir.appendingPathComponent("junk.yaml")
+    try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }).write(to: url)
+    let r = try opsview(["trace", url.path])
+    #expect(r.status == 1)
+    #expect(r.err.contains("junk.yaml"))
+  }
+}
