@@ -38,7 +38,8 @@ struct Play: ParsableCommand {
       throw Exit.usage
     }
     let board = BoardSession(
-      title: s.title, notes: s.notes, speed: speed ?? s.speed, paused: paused, makeRuntime: { s.makeRuntime() })
+      title: s.title, notes: s.notes, speed: speed ?? s.speed, paused: paused, workSettings: s.workSettings,
+      makeRuntime: { s.makeRuntime() })
     let outcome = MainActor.assumeIsolated {
       Result { () throws(TerminalError) in
         try TerminalApp.run(board, options: TerminalOptions(mouse: !noMouse, ascii: ascii))

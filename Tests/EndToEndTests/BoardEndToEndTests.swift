@@ -113,6 +113,35 @@ struct BoardEndToEndTests {
     expectEnded(session, status: 0)
   }
 
+  @Test func engineKeysStepTimelineAndTimeTravel() throws {
+    let session = try start()
+    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    // s suspends the selected queue (network, the first).
+    try session.send("s")
+    #expect(session.waitFor("‖ suspended"), "screen:\n\(session.capture())")
+    // + raises its limit: the status says so and the queue row shows the new limit.
+    try session.send("+")
+    #expect(session.waitFor("maxConcurrent 2 → 3"), "screen:\n\(session.capture())")
+    #expect(session.capture().contains("/3"), "screen:\n\(session.capture())")
+    // c cancels the selected operation.
+    try session.send("c")
+    #expect(session.waitFor("cancelled download"), "screen:\n\(session.capture())")
+    // Paused, . shows one more event in the status line.
+    try session.send("Space")
+    try #require(session.waitFor("paused"), "screen:\n\(session.capture())")
+    try session.send(".")
+    #expect(session.waitFor("step: "), "screen:\n\(session.capture())")
+    // t opens the timeline; ← goes back one event and the header says replaying.
+    try session.send("t")
+    #expect(session.waitFor("Timeline ·"), "screen:\n\(session.capture())")
+    try session.send("Left")
+    #expect(
+      session.waitUntil { $0.split(separator: "\n").first?.contains("replaying") == true },
+      "screen:\n\(session.capture())")
+    try session.send("q")
+    expectEnded(session, status: 0)
+  }
+
   @Test func helpOpensWithQuestionMarkAndEscapeClosesIt() throws {
     let session = try start()
     try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")

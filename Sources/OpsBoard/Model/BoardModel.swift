@@ -145,11 +145,15 @@ public struct BoardModel: Sendable, Equatable {
     case .state(let o, let from, let to):
       cause = transition(o, from: from, to: to, event: event)
     case .conditionStarted(let o, let c):
-      updateCondition(o, c) { $0.status = .evaluating }
+      updateCondition(o, c) {
+        $0.status = .evaluating
+        $0.evaluationStarted = event.time
+      }
     case .conditionResult(let o, let c, let result, let error):
       updateCondition(o, c) {
         $0.status = result == .satisfied ? .satisfied : .failed
         $0.error = error
+        $0.evaluationEnded = event.time
       }
     case .exclusivityWaiting(let o, let category, let holder):
       if let i = operationIndex[o] { operations[i].waitedForLock = true }
@@ -170,10 +174,14 @@ public struct BoardModel: Sendable, Equatable {
         updateQueue(operations[i].queue) { $0.cancelled += 1 }
       }
       operations[i].cancelled = true
+      if operations[i].cancelledAt == nil { operations[i].cancelledAt = event.time }
       operations[i].cancelCause = why
       operations[i].errors += errors
     case .didFinish(let o, let errors, _):
-      if let i = operationIndex[o] { operations[i].errors = errors }
+      if let i = operationIndex[o] {
+        operations[i].errors = errors
+        operations[i].observers.append(ObserverCall(name: "didFinish", time: event.time))
+      }
     case .didProduce(let o, let produced):
       // The produced operation is added right after this event; remember who made it.
       producer = ProducerNote(o, produced)
@@ -181,9 +189,14 @@ public struct BoardModel: Sendable, Equatable {
       cycles.append(ops)
       cycleMembers.formUnion(ops)
       for o in ops { if let i = operationIndex[o] { operations[i].inCycle = true } }
-    case .willFinish(let o, let errors, false):
-      reviseFinishCause(o, errors: errors)
-    case .cancelTooLate, .didStart, .willFinish, .completion, .command:
+    case .willFinish(let o, let errors, let cancelled):
+      noteObserver(o, "willFinish", at: event.time)
+      if !cancelled { reviseFinishCause(o, errors: errors) }
+    case .didStart(let o):
+      noteObserver(o, "didStart", at: event.time)
+    case .completion(let o):
+      noteObserver(o, "completion", at: event.time)
+    case .cancelTooLate, .command:
       break
     }
     let entry = LogEntry(event: event, cause: cause)
@@ -203,6 +216,12 @@ public struct BoardModel: Sendable, Equatable {
     let revised = LogEntry(event: previous.event, cause: .workFailed(error))
     recent[last] = revised
     revisedEntry = revised
+  }
+
+  private mutating func noteObserver(_ o: String, _ name: String, at time: Double) {
+    if let i = operationIndex[o] {
+      operations[i].observers.append(ObserverCall(name: name, time: time))
+    }
   }
 
   private mutating func appendRecent(_ entry: LogEntry) {

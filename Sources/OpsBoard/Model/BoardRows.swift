@@ -61,9 +61,18 @@ public struct ConditionRow: Sendable, Equatable {
   /// Who holds the lock this operation waits for.
   public internal(set) var holder: String?
   public internal(set) var error: String?
+  /// When its evaluation started and when its result came (the detail view's span).
+  public internal(set) var evaluationStarted: Double?
+  public internal(set) var evaluationEnded: Double?
 
   /// `Alert lock` for a mutual-exclusivity category, else the condition's own label.
   public var displayName: String { category.map { "\($0) lock" } ?? name }
+}
+
+/// An observer call the engine made (didStart, willFinish, didFinish, completion), and when.
+public struct ObserverCall: Sendable, Equatable {
+  public let name: String
+  public let time: Double
 }
 
 /// A state an operation entered, and when.
@@ -102,6 +111,10 @@ public struct OperationRow: Sendable, Equatable {
   public internal(set) var lastTransition: Transition?
   /// Every state entered, in order, with its time (at most seven).
   public internal(set) var history: [StateVisit]
+  /// Observer calls in order (at most four).
+  public internal(set) var observers: [ObserverCall] = []
+  /// When its cancelled flag was set.
+  public internal(set) var cancelledAt: Double?
   /// Part of a dependency cycle that was reported.
   public internal(set) var inCycle = false
   /// The operation that produced this one while executing, if any.

@@ -37,6 +37,11 @@ struct OperationList {
     let needle = query.lowercased()
     let ops = model.operations
     let dynamic = !states.isEmpty || matchesCancelled
+    // Time travel shows a model with fewer operations: start over from it.
+    if ops.count < staticMatch.count {
+      staticMatch = []
+      indices = []
+    }
     if staticMatch.count < ops.count {
       for i in staticMatch.count..<ops.count {
         staticMatch.append(

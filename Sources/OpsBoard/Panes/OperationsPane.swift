@@ -96,7 +96,10 @@ extension BoardRenderer {
     canvas.titleRule(title, in: r, right: right)
     guard r.height >= 2 else { return }
     let plan = ColumnPlan(
-      width: r.width, longestName: model.longestOperationName, longestQueue: model.longestQueueName)
+      width: r.width,
+      // Room for the warning mark after a name, once anything is warned.
+      longestName: model.longestOperationName + (analysis.warnings.isEmpty ? 0 : 2),
+      longestQueue: model.longestQueueName)
     for c in plan.columns {
       if c.column == .time {
         canvas.putRight(
@@ -148,7 +151,13 @@ extension BoardRenderer {
       let w = c.width
       switch c.column {
       case .name:
-        canvas.put(op.name, x: x, y: y, width: w, style: selected ? .bold : .plain)
+        let warned = !analysis.warnings(for: op.name).isEmpty
+        canvas.put(
+          op.name, x: x, y: y, width: warned ? w - 2 : w, style: selected ? .bold : .plain)
+        if warned {
+          canvas.set(
+            ascii ? "!" : "⚠", x: x + min(op.name.count, w - 2) + 1, y: y, style: .bad)
+        }
       case .queue:
         canvas.put(op.queue, x: x, y: y, width: w)
       case .priority:

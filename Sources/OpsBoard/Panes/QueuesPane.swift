@@ -4,6 +4,7 @@ extension BoardRenderer {
   mutating func drawBoard(_ layout: BoardLayout, _ ui: inout BoardUIState) {
     if let q = layout.queues { drawQueues(q, &ui) }
     drawOperations(layout.operations, &ui)
+    drawExplanation(layout.explanation, ui)
     if let l = layout.log { drawLog(l) }
     if let side = layout.side {
       for y in side.y..<side.maxY { canvas.set("│", x: side.x - 1, y: y, style: .rule) }
@@ -106,6 +107,29 @@ extension BoardRenderer {
       } else {
         canvas.set("·", x: x + i, y: y, style: .dim)
       }
+    }
+  }
+
+  /// `why: rateApp: waiting for the Alert exclusivity lock held by banner`, from the engine replica.
+  mutating func drawExplanation(_ r: Rect, _ ui: BoardUIState) {
+    guard let op = selectedRow(ui) else { return }
+    let text = Self.explanation(of: op, in: analysis)
+    var x = r.x + 1
+    x += canvas.put("why ", x: x, y: r.y, style: .title)
+    x += canvas.put(op.name + ": ", x: x, y: r.y, width: r.maxX - x, style: .bold)
+    canvas.put(text, x: x, y: r.y, width: r.maxX - x, style: .plain)
+  }
+
+  /// The replica's one-line explanation, or what the operation is doing when nothing holds it.
+  static func explanation(of op: OperationRow, in analysis: BoardAnalysis) -> String {
+    if let why = analysis.whyWaiting(op.name) { return why }
+    switch op.state {
+    case .executing: return "executing: nothing holds it"
+    case .finishing: return "finishing: its observers are being told"
+    case .finished:
+      return op.cancelled
+        ? "finished (cancelled)" : op.errors.isEmpty ? "finished" : "finished with errors"
+    default: return op.state.rawValue
     }
   }
 }

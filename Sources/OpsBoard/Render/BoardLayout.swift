@@ -3,7 +3,7 @@
 /// machine, selected operation) appears only when the screen is wide enough.
 struct BoardLayout: Equatable {
   /// Below this the board shows only a message saying how large it needs to be. 60×16 keeps the
-  /// header, three queues, four operation rows, two log lines, the status line and the footer.
+  /// header, three queues, three operation rows, the explanation, two log lines, the status line and the footer.
   static let minimumWidth = 60
   static let minimumHeight = 16
   /// From this width a side column shows the selected operation's dependencies and state machine.
@@ -12,6 +12,7 @@ struct BoardLayout: Equatable {
   var header: Rect
   var queues: Rect?
   var operations: Rect
+  var explanation: Rect
   var side: Rect?
   var log: Rect?
   var status: Rect
@@ -48,7 +49,9 @@ struct BoardLayout: Equatable {
     } else {
       opsHeight = bodyTop + bodyHeight - y
     }
-    operations = Rect(x: 0, y: y, width: mainWidth, height: opsHeight)
+    // The last row under the table says why the selected operation is waiting.
+    operations = Rect(x: 0, y: y, width: mainWidth, height: opsHeight - 1)
+    explanation = Rect(x: 0, y: y + opsHeight - 1, width: mainWidth, height: 1)
   }
 
   /// Rows of the operations table that hold operations (after its title and column header).

@@ -13,20 +13,25 @@ struct RenderStats: Equatable {
 /// story), the UI state (what the user looks at) and the key map (what keys do).
 struct BoardRenderer {
   let model: BoardModel
+  let analysis: BoardAnalysis
   let info: PlaybackInfo
   let notes: String
   /// The whole log so far (the model keeps only the newest entries).
-  let fullLog: [LogEntry]
+  let fullLog: ArraySlice<LogEntry>
+  let workSettings: [String: String]
   let keyMap: KeyMap
   let ascii: Bool
   var canvas: Canvas
   var stats = RenderStats()
 
   init(
-    model: BoardModel, info: PlaybackInfo, notes: String, fullLog: [LogEntry], keyMap: KeyMap,
+    model: BoardModel, analysis: BoardAnalysis, info: PlaybackInfo, notes: String,
+    fullLog: ArraySlice<LogEntry>, workSettings: [String: String], keyMap: KeyMap,
     width: Int, height: Int, ascii: Bool
   ) {
     self.model = model
+    self.analysis = analysis
+    self.workSettings = workSettings
     self.info = info
     self.notes = notes
     self.fullLog = fullLog
@@ -61,6 +66,10 @@ struct BoardRenderer {
       drawFullLog(body, &ui)
     case .notes:
       drawNotes(body, &ui)
+    case .timeline:
+      drawTimeline(body, &ui)
+    case .warnings:
+      drawWarnings(body, &ui)
     }
     drawStatus(layout.status, ui)
     drawFooter(layout.footer, ui)
@@ -120,7 +129,9 @@ struct BoardRenderer {
     x += canvas.put("opsview", x: x, y: r.y, style: bar.with(.bold))
     x += canvas.put(" │ ", x: x, y: r.y, style: bar)
     let playback: String
-    if info.finished {
+    if let r = info.replaying {
+      playback = "⏪ replaying \(r.shown)/\(r.of)"
+    } else if info.finished {
       playback = info.unfinished == 0 ? "■ done" : "■ stuck"
     } else if info.paused {
       playback = "‖ paused" + (info.unrevealed > 0 ? " · \(info.unrevealed) to show" : "")
@@ -128,8 +139,10 @@ struct BoardRenderer {
       playback = "▶ playing"
     }
     let helpKey = keyMap.binding(for: .help)?.keys.first?.label(ascii: ascii) ?? "?"
+    let warningCount = analysis.warnings.count
+    let warnings = warningCount > 0 ? "\(ascii ? "!" : "⚠") \(warningCount)   " : ""
     let right =
-      "t \(clockText(model.now))s   \(Vocabulary.speed(info.speed))   \(playback)   \(helpKey) help "
+      "\(warnings)t \(clockText(model.now))s   \(Vocabulary.speed(info.speed))   \(playback)   \(helpKey) help "
     let rightWidth = ascii ? Canvas.transliterate(right).count : right.count
     let titleRoom = r.maxX - rightWidth - 2 - x
     if titleRoom > 3 { canvas.put(info.title, x: x, y: r.y, width: titleRoom, style: bar) }
@@ -160,6 +173,8 @@ struct BoardRenderer {
         "Nothing more will happen: \(n) operation\(n == 1 ? "" : "s") can never finish. r restarts, q quits."
     } else if info.finished {
       hint = "The scenario is over at \(clockText(model.now))s: r restarts it, q quits."
+    } else if let story = Narration.latest(in: model) {
+      hint = story
     } else if info.paused {
       hint = "Paused: Space plays, . reveals one event at a time."
     } else {
@@ -177,7 +192,8 @@ struct BoardRenderer {
         "Enter keeps the filter · Esc clears it ", maxX: r.maxX, y: r.y, style: .dim)
       return
     }
-    let items = keyMap.footerItems(for: ui.view, ascii: ascii)
+    var items = keyMap.footerItems(for: ui.view, ascii: ascii)
+    if info.replaying != nil { items = replayFooter() + items.filter(\.pinned) }
     let pinned = items.filter(\.pinned)
     let pinnedWidth = pinned.reduce(0) { $0 + $1.text.count + 2 }
     var x = r.x + 1
@@ -193,5 +209,27 @@ struct BoardRenderer {
     }
     x = max(x, r.maxX - pinnedWidth)
     for item in pinned { draw(item, &canvas, &x) }
+  }
+
+  /// While replaying, the footer is about travelling and where Space resumes from (read from the key
+  /// map, so it names the keys that really do it).
+  func replayFooter() -> [FooterItem] {
+    func keys(_ actions: [BoardAction]) -> String {
+      actions.compactMap { keyMap.binding(for: $0)?.keys.first?.label(ascii: ascii) }.joined()
+    }
+    let from = info.resumeFrom == .here ? "here" : "present"
+    return [
+      FooterItem(
+        keys: keys([.eventBack, .eventForward]), label: "event",
+        actions: [.eventBack, .eventForward], pinned: false),
+      FooterItem(
+        keys: keys([.secondBack, .secondForward]), label: "second",
+        actions: [.secondBack, .secondForward], pinned: false),
+      FooterItem(
+        keys: keys([.pauseResume]), label: "resume", actions: [.pauseResume], pinned: false),
+      FooterItem(
+        keys: keys([.resumePoint]), label: "from: \(from)", actions: [.resumePoint],
+        pinned: false),
+    ]
   }
 }

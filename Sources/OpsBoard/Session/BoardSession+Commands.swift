@@ -10,9 +10,17 @@ extension BoardSession {
   /// Runs a command on the engine now, then shows what it caused.
   @discardableResult
   func send(_ command: Command, applied: @autoclosure () -> String) -> CommandOutcome {
+    if replay != nil {
+      ui.status = StatusMessage(
+        "replaying the past: commands change only the present; Space resumes first", .rejected)
+      return .rejected("replaying")
+    }
     // Show everything first, so the command lands after what the user has seen.
     revealAll()
+    let after = log.count
     let outcome = runtime.perform(command, source: .key)
+    // Rejected ones too: they are logged, and the rebuilt log must match event for event.
+    keyCommands.append(RecordedCommand(after: after, time: runtime.now, command: command))
     revealAll()
     switch outcome {
     case .applied: ui.status = StatusMessage(applied(), .applied)

@@ -89,10 +89,18 @@ extension BoardSession {
       }
     case .back: back()
     case .suspendResume: suspendOrResume()
+    case .raiseLimit where ui.view == .timeline, .zoomIn where ui.view == .timeline:
+      zoomTimeline(in: true)
+    case .lowerLimit where ui.view == .timeline, .zoomOut where ui.view == .timeline:
+      zoomTimeline(in: false)
+    case .zoomIn, .zoomOut:
+      ui.status = StatusMessage("\(describe(input)) zooms the timeline: t opens it", .rejected)
     case .raiseLimit: changeLimit(up: true)
     case .lowerLimit: changeLimit(up: false)
     case .cancelOperation: cancelSelected()
     case .cancelAll: cancelAllOfQueue()
+    case .pauseResume where replay != nil:
+      resumeFromReplay()
     case .pauseResume:
       setPaused(!paused)
       if paused {
@@ -103,6 +111,7 @@ extension BoardSession {
       } else {
         ui.status = StatusMessage("playing at \(Vocabulary.speed(speed))")
       }
+    case .step where replay != nil: travel(events: 1)
     case .step: step()
     case .slower: changeSpeed(0.5)
     case .faster: changeSpeed(2)
@@ -114,6 +123,13 @@ extension BoardSession {
       ui.filterEditing = true
     case .graph: toggle(.graph)
     case .log: toggle(.log)
+    case .timeline: toggle(.timeline)
+    case .warnings: toggle(.warnings)
+    case .eventBack: travel(events: -1)
+    case .eventForward: travel(events: 1)
+    case .secondBack: travel(seconds: -1)
+    case .secondForward: travel(seconds: 1)
+    case .resumePoint: toggleResumePoint()
     case .notes:
       if notes.isEmpty && ui.view != .notes {
         ui.status = StatusMessage("this scenario has no notes", .rejected)
@@ -142,6 +158,7 @@ extension BoardSession {
     if ui.view == view { ui.view = .board } else { open(view) }
     if view == .log { ui.logScroll = 0 }
     if view == .notes { ui.notesScroll = 0 }
+    if view == .warnings { ui.warningsScroll = 0 }
   }
 
   private func back() {
@@ -159,7 +176,8 @@ extension BoardSession {
   /// Up/down: the operation selection on the board and in the graph, scrolling in the other views.
   private func move(_ delta: Int) {
     switch ui.view {
-    case .board, .graph: moveSelection(delta)
+    case .board, .graph, .timeline: moveSelection(delta)
+    case .warnings: ui.warningsScroll = max(0, ui.warningsScroll.addingClamped(delta))
     case .detail: ui.detailScroll = max(0, ui.detailScroll.addingClamped(delta))
     case .log: ui.logScroll = max(0, ui.logScroll.addingClamped(-delta))
     case .notes: ui.notesScroll = max(0, ui.notesScroll.addingClamped(delta))
@@ -217,6 +235,19 @@ extension BoardSession {
       ui.status = StatusMessage(
         "nothing left to step: the engine has nothing more scheduled", .rejected)
     }
+  }
+
+  /// Zoom keeps the time under the view's left edge; each step doubles or halves seconds per column.
+  private func zoomTimeline(in zoomIn: Bool) {
+    let target = ui.timelineZoom + (zoomIn ? 1 : -1)
+    guard BoardUIState.timelineZooms.contains(target) else {
+      ui.status = StatusMessage(
+        "the timeline is zoomed \(zoomIn ? "in" : "out") as far as it goes", .rejected)
+      return
+    }
+    ui.timelineZoom = target
+    ui.status = StatusMessage(
+      "timeline zoom: \(TimelineScale(zoom: target).label) per column")
   }
 
   private func changeSpeed(_ factor: Double) {

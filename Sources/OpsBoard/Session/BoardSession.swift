@@ -9,13 +9,27 @@ public final class BoardSession: InteractiveBoard {
   /// Virtual seconds per real second.
   public private(set) var speed: Double
   public private(set) var paused: Bool
-  /// What the board shows: every event revealed so far, folded.
-  public private(set) var model = BoardModel()
+  /// What the board shows: every event revealed so far, folded; while replaying, the moment shown.
+  public var model: BoardModel { replay?.model ?? liveModel }
+  /// The engine's analysis (explanations, warnings) of the same moment as `model`.
+  public var analysis: BoardAnalysis { replay?.analysis ?? liveAnalysis }
+  /// Every event revealed so far, folded (the present, whatever time travel shows).
+  public private(set) var liveModel = BoardModel()
+  public private(set) var liveAnalysis = BoardAnalysis()
+  /// Set while paused and looking at an earlier moment (time travel).
+  public internal(set) var replay: ReplayState?
+  /// Whether Space, while replaying, resumes from the moment shown or from the present.
+  public internal(set) var resumeFrom: ResumePoint = .present
+  /// Key commands sent so far, so "resume from here" can re-apply those before that moment.
+  var keyCommands: [RecordedCommand] = []
+  /// Scenario settings of each operation's work, for the detail view.
+  public let workSettings: [String: String]
   /// Every log entry revealed so far (the model keeps only the newest).
   public private(set) var log: [LogEntry] = []
   public private(set) var runtime: VirtualRuntime
   /// Checkpoints of the model, for rebuilding any earlier moment.
-  public private(set) var history = BoardHistory()
+  /// One checkpoint per operation's worth of events (at least 1024): seeking folds at most that many.
+  public private(set) var history = BoardHistory(perOperation: 1)
 
   /// Below this size `render` draws only a message saying how large the board needs to be.
   public static let minimumSize = (
@@ -38,8 +52,10 @@ public final class BoardSession: InteractiveBoard {
 
   public init(
     title: String, notes: String, speed: Double = 1, paused: Bool = false,
-    keyMap: KeyMap = .standard, makeRuntime: @escaping () -> VirtualRuntime
+    keyMap: KeyMap = .standard, workSettings: [String: String] = [:],
+    makeRuntime: @escaping () -> VirtualRuntime
   ) {
+    self.workSettings = workSettings
     self.title = title
     self.notes = notes
     self.speed = min(max(speed, Self.speeds.lowerBound), Self.speeds.upperBound)
@@ -100,7 +116,8 @@ public final class BoardSession: InteractiveBoard {
     guard !runtime.isIdle else { return }
     runtime.advance(by: seconds)
     revealAll()
-    model.advanceClock(to: runtime.now)
+    liveModel.advanceClock(to: runtime.now)
+    liveAnalysis.check(at: liveModel.now)
   }
 
   public var nextFrameDelay: Double? {
@@ -110,10 +127,11 @@ public final class BoardSession: InteractiveBoard {
 
   /// Folds one event into the model and the log.
   private func show(_ event: Event) {
-    let entry = model.apply(event)
-    if let revised = model.revisedEntry, !log.isEmpty { log[log.count - 1] = revised }
+    let entry = liveModel.apply(event)
+    liveAnalysis.apply(event)
+    if let revised = liveModel.revisedEntry, !log.isEmpty { log[log.count - 1] = revised }
     log.append(entry)
-    history.record(model)
+    history.record(liveModel, liveAnalysis)
   }
 
   func revealAll() {
@@ -136,16 +154,19 @@ public final class BoardSession: InteractiveBoard {
     let event = incoming[incomingHead]
     incomingHead += 1
     show(event)
-    model.advanceClock(to: event.time)
+    liveModel.advanceClock(to: event.time)
     return event
   }
 
   func restart() {
     generation += 1
     runtime = makeRuntime()
-    model = BoardModel()
+    liveModel = BoardModel()
+    liveAnalysis = BoardAnalysis()
+    replay = nil
+    keyCommands = []
     log = []
-    history = BoardHistory(interval: history.interval)
+    history = BoardHistory(interval: history.interval, perOperation: history.perOperation)
     incoming = []
     incomingHead = 0
     let query = ui.operations.query
@@ -165,15 +186,17 @@ public final class BoardSession: InteractiveBoard {
 
   var playback: PlaybackInfo {
     PlaybackInfo(
-      title: title, speed: speed, paused: paused, unrevealed: unrevealedCount, finished: isOver,
-      unfinished: model.unfinishedCount)
+      title: title, speed: speed, paused: paused, unrevealed: unrevealedCount,
+      finished: isOver && replay == nil, unfinished: model.unfinishedCount,
+      replaying: replay.map { ($0.position, log.count) }, resumeFrom: resumeFrom)
   }
 
   public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
     screen = (width, height)
     var renderer = BoardRenderer(
-      model: model, info: playback, notes: notes, fullLog: log, keyMap: keyMap, width: width,
-      height: height, ascii: ascii)
+      model: model, analysis: analysis, info: playback, notes: notes,
+      fullLog: log[..<(replay?.position ?? log.count)], workSettings: workSettings,
+      keyMap: keyMap, width: width, height: height, ascii: ascii)
     let grid = renderer.render(&ui)
     lastStats = renderer.stats
     return grid

@@ -34,6 +34,12 @@ struct BoardUIState {
   var graphScrollY = 0
   /// The graph view's layout, rebuilt only when operations or edges are added.
   var graph: DAGLayout?
+  var warningsScroll = 0
+  /// Timeline zoom step: 0 fits the whole run; each step up halves the seconds per column.
+  var timelineZoom = 0
+  /// Timeline: first visible row.
+  var timelineScroll = 0
+  static let timelineZooms = -6...6
   var status: StatusMessage?
 }
 
@@ -48,4 +54,7 @@ struct PlaybackInfo {
   var finished: Bool
   /// Operations that have not finished (when `finished`, they never will).
   var unfinished: Int
+  /// While time travelling: events shown of those revealed.
+  var replaying: (shown: Int, of: Int)?
+  var resumeFrom: ResumePoint = .present
 }

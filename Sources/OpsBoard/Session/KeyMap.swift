@@ -6,11 +6,13 @@ public enum BoardAction: String, Sendable, CaseIterable {
   case pauseResume, step, slower, faster, restart
   case filter, graph, log, notes, help, quit, redraw
   case clickSelect, wheelScroll
+  case warnings, timeline, zoomIn, zoomOut
+  case eventBack, eventForward, secondBack, secondForward, resumePoint
 }
 
 /// The screens of the board. The help overlay is drawn over any of them.
 public enum BoardView: String, Sendable, CaseIterable {
-  case board, detail, graph, log, notes
+  case board, detail, graph, log, notes, timeline, warnings
 }
 
 /// What an input must be to trigger a binding.
@@ -67,6 +69,7 @@ public struct KeyBinding: Sendable {
     case select = "Select"
     case engine = "Change the engine (logged as commands)"
     case clock = "Clock"
+    case travel = "Time travel (while paused)"
     case views = "Views"
     case other = "Other"
   }
@@ -150,14 +153,17 @@ public struct KeyMap: Sendable {
     KeyBinding(
       .selectUp, [.key(.up), .key(.character("k"))],
       "select the operation above (scroll in a view)",
-      group: .select, footer: "move", in: [.board, .detail, .graph, .log, .notes]),
+      group: .select, footer: "move",
+      in: [.board, .detail, .graph, .log, .notes, .timeline, .warnings]),
     KeyBinding(
       .selectDown, [.key(.down), .key(.character("j"))],
       "select the operation below (scroll in a view)",
-      group: .select, footer: "move", in: [.board, .detail, .graph, .log, .notes]),
+      group: .select, footer: "move",
+      in: [.board, .detail, .graph, .log, .notes, .timeline, .warnings]),
     KeyBinding(
-      .pauseResume, [.key(.character(" "))], "pause or resume the virtual clock", group: .clock,
-      footer: "pause", in: [.board, .detail, .graph, .log]),
+      .pauseResume, [.key(.character(" "))],
+      "pause or resume the virtual clock (replaying: resume from the point p chose)",
+      group: .clock, footer: "pause", in: [.board, .detail, .graph, .log, .timeline]),
     KeyBinding(
       .step, [.key(.character("."))], "step one event (pauses first)", group: .clock,
       footer: "step",
@@ -177,11 +183,12 @@ public struct KeyMap: Sendable {
       footer: "suspend"),
     KeyBinding(
       .raiseLimit, [.key(.character("+")), .key(.character("="))],
-      "raise the selected queue's maxConcurrent by one", group: .engine, footer: "limit"),
+      "raise the queue's limit by one (maxConcurrent; timeline: zoom in)",
+      group: .engine, footer: "limit"),
     KeyBinding(
       .lowerLimit, [.key(.character("-")), .key(.character("_"))],
-      "lower it by one, down to 0 (from ∞: to the number executing, at least 1)", group: .engine,
-      footer: "limit"),
+      "lower it by one, down to 0 (from ∞: to the number executing, at least 1; in the timeline: zoom out)",
+      group: .engine, footer: "limit"),
     KeyBinding(
       .cancelOperation, [.key(.character("c")), .key(.character("x"))],
       "cancel the selected operation",
@@ -196,6 +203,19 @@ public struct KeyMap: Sendable {
     KeyBinding(
       .restart, [.key(.character("r"))], "restart the scenario from the beginning", group: .clock),
     KeyBinding(
+      .eventBack, [.key(.left)], "show the moment one event earlier (header says replaying)",
+      group: .travel, footer: "travel", in: [.board, .timeline]),
+    KeyBinding(
+      .eventForward, [.key(.right)], "one event later (at the present, replaying ends)",
+      group: .travel, footer: "travel", in: [.board, .timeline]),
+    KeyBinding(.secondBack, [.key(.character("["))], "one virtual second earlier", group: .travel),
+    KeyBinding(.secondForward, [.key(.character("]"))], "one virtual second later", group: .travel),
+    KeyBinding(
+      .resumePoint, [.key(.character("p"))],
+      "choose where Space resumes: the present, or here (the runtime is rebuilt from the scenario and "
+        + "the key commands sent before this moment are re-applied at their times)",
+      group: .travel),
+    KeyBinding(
       .openDetail, [.key(.enter)], "details of the selected operation", group: .views,
       footer: "detail"),
     KeyBinding(
@@ -206,10 +226,22 @@ public struct KeyMap: Sendable {
       footer: "graph"),
     KeyBinding(.log, [.key(.character("l"))], "the full event log", group: .views, footer: "log"),
     KeyBinding(
+      .timeline, [.key(.character("t"))], "timeline: one row per operation, time across",
+      group: .views, footer: "timeline"),
+    KeyBinding(
+      .zoomIn, [.key(.character("z"))], "zoom the timeline in (+ too, inside the timeline)",
+      group: .views, footer: "zoom", in: [.timeline]),
+    KeyBinding(
+      .zoomOut, [.key(.character("Z"))], "zoom the timeline out (- too, inside the timeline)",
+      group: .views, footer: "zoom", in: [.timeline]),
+    KeyBinding(
+      .warnings, [.key(.character("w"))], "the warnings: what went wrong, and why",
+      group: .views, footer: "warnings"),
+    KeyBinding(
       .notes, [.key(.character("n"))], "the scenario's notes", group: .views, footer: "notes"),
     KeyBinding(
       .back, [.key(.escape)], "back: close the view or help, or clear the filter", group: .views,
-      footer: "back", in: [.detail, .graph, .log, .notes]),
+      footer: "back", in: [.detail, .graph, .log, .notes, .timeline, .warnings]),
     KeyBinding(
       .help, [.key(.character("?")), .key(.function(1))], "this help", group: .other,
       footer: "help",

@@ -86,6 +86,32 @@ extension BoardRenderer {
     }
     lines.append(state)
     if let p = op.producedBy { lines.append([("produced by \(p) while it executed", .dim)]) }
+    let why = Self.explanation(of: op, in: analysis)
+    // At most three lines: a barrier waiting for thousands names only the first of them.
+    var whyLines = TextWrap.wrap(why, width: max(10, width - 5))
+    if whyLines.count > 3 {
+      whyLines = Array(whyLines.prefix(3))
+      whyLines[2] = String(whyLines[2].prefix(max(1, width - 7))) + " …"
+    }
+    for (i, w) in whyLines.enumerated() {
+      lines.append([(i == 0 ? "why  " : "     ", heading), (w, .plain)])
+    }
+    if let work = workSettings[op.name] {
+      for (i, w) in TextWrap.wrap(work, width: max(10, width - 6)).enumerated() {
+        lines.append([(i == 0 ? "work  " : "      ", heading), (w, .plain)])
+      }
+    }
+    let warnings = analysis.warnings(for: op.name)
+    if !warnings.isEmpty {
+      lines.append([])
+      lines.append([("Warnings (\(warnings.count))", Style.bad)])
+      for warning in warnings {
+        let mark = ascii ? "! " : "⚠ "
+        for (i, w) in TextWrap.wrap(warning.message, width: max(10, width - 4)).enumerated() {
+          lines.append([((i == 0 ? "  " + mark : "    ") + w, Style(fg: .yellow))])
+        }
+      }
+    }
     lines.append([])
     lines.append([("History", heading)])
     for (i, visit) in op.history.enumerated() {
@@ -101,18 +127,7 @@ extension BoardRenderer {
       ])
     }
     lines.append([])
-    let f = op.flags
-    let pairs = [
-      [("isReady", f.isReady), ("isExecuting", f.isExecuting)],
-      [("isFinished", f.isFinished), ("isCancelled", f.isCancelled)],
-    ]
-    for (i, pair) in pairs.enumerated() {
-      var flags: Pieces = [(i == 0 ? "Flags  " : "       ", heading)]
-      for (name, value) in pair {
-        flags.append(("\(name)=\(value)".rightPadded(19), value ? .good : .dim))
-      }
-      lines.append(flags)
-    }
+    lines += flagLines(op)
     lines.append([])
     func list(_ title: String, _ names: [String]) {
       lines.append([("\(title) (\(names.count))", heading)])
@@ -137,10 +152,23 @@ extension BoardRenderer {
     lines.append([("Conditions (\(op.conditions.count))", heading)])
     if op.conditions.isEmpty { lines.append([("  none", .dim)]) }
     for c in op.conditions {
+      var span = ""
+      if let s = c.evaluationStarted {
+        span =
+          "  evaluated \(clockText(s))–"
+          + (c.evaluationEnded.map { "\(clockText($0)) (\(durationText($0 - s)))" } ?? "…")
+      }
       lines.append([
         ("  \(ConditionLook.glyph(c.status, ascii: ascii)) ", ConditionLook.style(c.status)),
         (ConditionLook.describe(c), ConditionLook.style(c.status)),
+        (span, .dim),
       ])
+    }
+    lines.append([])
+    lines.append([("Observers (\(op.observers.count))", heading)])
+    if op.observers.isEmpty { lines.append([("  none called yet", .dim)]) }
+    for call in op.observers {
+      lines.append([(clockText(call.time).leftPadded(8) + "  ", .dim), (call.name, .plain)])
     }
     lines.append([])
     lines.append([("Errors (\(op.errors.count))", heading)])
@@ -153,6 +181,42 @@ extension BoardRenderer {
     if op.inCycle {
       lines.append([])
       lines.append([("Part of a dependency cycle: none of its members can ever start.", .bad)])
+    }
+    return lines
+  }
+}
+
+extension BoardRenderer {
+  /// The four NSOperation flags over time: one row per state entered (and the moment the cancelled
+  /// flag was set), so the flags a KVO observer would have seen can be read off in order.
+  func flagLines(_ op: OperationRow) -> [Pieces] {
+    var lines: [Pieces] = [
+      [("Flags over time", Style.title)],
+      [("          isReady isExecuting isFinished isCancelled", .dim)],
+    ]
+    var previous: OperationFlags?
+    var moments: [(time: Double, state: OperationState, cancelled: Bool)] = []
+    for visit in op.history {
+      if let c = op.cancelledAt, c < visit.time, !(moments.last?.cancelled ?? false) {
+        moments.append((c, moments.last?.state ?? .initialized, true))
+      }
+      moments.append((visit.time, visit.state, op.cancelledAt.map { $0 <= visit.time } ?? false))
+    }
+    if let c = op.cancelledAt, !(moments.last?.cancelled ?? true) {
+      moments.append((c, op.state, true))
+    }
+    for m in moments {
+      let f = OperationFlags(state: m.state, cancelled: m.cancelled)
+      // Only the moments the flags change (initialized → pending changes none of them).
+      if f == previous { continue }
+      previous = f
+      var line: Pieces = [(clockText(m.time).leftPadded(9) + " ", .dim)]
+      for (value, width) in [
+        (f.isReady, 7), (f.isExecuting, 12), (f.isFinished, 11), (f.isCancelled, 12),
+      ] {
+        line.append(((value ? "yes" : "no").leftPadded(width), value ? .good : .dim))
+      }
+      lines.append(line)
     }
     return lines
   }

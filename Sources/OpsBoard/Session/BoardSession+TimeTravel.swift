@@ -1,0 +1,114 @@
+import OpsEngine
+
+/// Time travel: while paused, the board shows the state after any prefix of the events, rebuilt from
+/// the nearest checkpoint plus a bounded fold, so it is exactly what the board showed then.
+extension BoardSession {
+  /// Events the board is showing (all revealed ones unless replaying).
+  public var position: Int { replay?.position ?? log.count }
+
+  /// Shows the moment after the first `count` events (clamped); the present ends replaying.
+  public func seek(toEvent count: Int, time: Double? = nil) {
+    revealAll()
+    let n = min(max(0, count), log.count)
+    if n == log.count && time == nil {
+      replay = nil
+      return
+    }
+    var (model, analysis) = history.moment(afterEvents: n, log: log[...])
+    if let t = time {
+      model.advanceClock(to: t)
+      analysis.check(at: model.now)
+    }
+    replay = ReplayState(position: n, time: model.now, model: model, analysis: analysis)
+  }
+
+  /// The number of events at or before virtual time `t`.
+  func eventCount(atOrBefore t: Double) -> Int {
+    var lo = 0
+    var hi = log.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if log[mid].time <= t + 1e-9 { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+  }
+
+  func travel(events delta: Int) {
+    guard paused else {
+      ui.status = StatusMessage("time travel works while paused: Space pauses", .rejected)
+      return
+    }
+    let target = position + delta
+    if target < 0 || target > log.count {
+      ui.status = StatusMessage(
+        delta < 0 ? "at the first event: nothing earlier" : "at the present: nothing later",
+        .rejected)
+      return
+    }
+    seek(toEvent: target)
+    ui.status = StatusMessage(travelStatus())
+  }
+
+  func travel(seconds delta: Double) {
+    guard paused else {
+      ui.status = StatusMessage("time travel works while paused: Space pauses", .rejected)
+      return
+    }
+    let now = replay?.time ?? liveModel.now
+    let target = min(max(0, now + delta), liveModel.now)
+    if target == now {
+      ui.status = StatusMessage(
+        delta < 0 ? "at the beginning: nothing earlier" : "at the present: nothing later",
+        .rejected)
+      return
+    }
+    if target >= liveModel.now {
+      replay = nil
+    } else {
+      seek(toEvent: eventCount(atOrBefore: target), time: target)
+    }
+    ui.status = StatusMessage(travelStatus())
+  }
+
+  private func travelStatus() -> String {
+    guard let r = replay else { return "back at the present: Space plays" }
+    let what = r.position > 0 ? log[r.position - 1].line : "before the first event"
+    return "replaying \(r.position)/\(log.count): \(what)"
+  }
+
+  func toggleResumePoint() {
+    resumeFrom = resumeFrom == .here ? .present : .here
+    ui.status = StatusMessage(
+      resumeFrom == .here
+        ? "Space resumes from the moment shown: the future is played again from there"
+        : "Space resumes from the present: time travel is only a look back")
+  }
+
+  /// Space while replaying: live play from the present, or from the moment shown.
+  func resumeFromReplay() {
+    guard let r = replay else { return }
+    if resumeFrom == .present {
+      replay = nil
+      setPaused(false)
+      ui.status = StatusMessage("back at the present, playing at \(Vocabulary.speed(speed))")
+      return
+    }
+    rebuild(upTo: r.position)
+    setPaused(false)
+    ui.status = StatusMessage(
+      "playing again from \(clockText(liveModel.now))s: the future is replayed from here")
+  }
+
+  /// Restarts the runtime from the factory, schedules the key commands sent before event `count` at
+  /// their times (source key), and reveals events until `count` are shown again. The engine is
+  /// deterministic, so the same commands at the same times give the same events.
+  func rebuild(upTo count: Int) {
+    let kept = keyCommands.filter { $0.after < count }
+    let ui = self.ui
+    restart()
+    self.ui = ui
+    keyCommands = kept
+    for c in kept { runtime.schedule(c.command, at: c.time, source: .key) }
+    while log.count < count, revealOne() != nil {}
+  }
+}
