@@ -130,7 +130,7 @@ struct BoardRenderer {
     x += canvas.put(" │ ", x: x, y: r.y, style: bar)
     let playback: String
     if let r = info.replaying {
-      playback = "⏪ replaying \(r.shown)/\(r.of)"
+      playback = "◀ replaying \(r.shown)/\(r.of)"
     } else if info.finished {
       playback = info.unfinished == 0 ? "■ done" : "■ stuck"
     } else if info.paused {
