@@ -56,7 +56,23 @@ final class EngineCore {
     case schedule(queue: Int)
     /// A finished operation gives its slot back, then its queue schedules.
     case release(queue: Int)
+    /// A barrier's dispatch work item is over: what was dispatched behind it begins.
+    case openGate(queue: Int)
   }
+  /// Foundation's barrier bookkeeping of one queue (indexed by queue id).
+  private struct Barriers {
+    /// Barriers not yet dispatched: every operation added to the queue depends on them.
+    var waiting: [Int] = []
+    /// Ready barriers, FIFO. They start before any other ready operation (Foundation's barrier
+    /// priority, above veryHigh).
+    var ready = ReadyList()
+    /// The barrier executing: Foundation runs it as a barrier block on the queue's concurrent dispatch
+    /// queue, so operations dispatched meanwhile take their slot but begin only after it.
+    var gate: Int?
+    /// Those operations, in dispatch order.
+    var held: [Int] = []
+  }
+  @exclusivity(unchecked) private var barriers: [Barriers] = []
   @exclusivity(unchecked) private var work: [Work] = []
   @exclusivity(unchecked) private var workHead = 0
   @exclusivity(unchecked) private var dirtySet = Set<Int>()
@@ -81,6 +97,7 @@ final class EngineCore {
     guard queueByName[spec.name] == nil else { throw EngineError.duplicateQueue(spec.name) }
     let q = QueueRecord(id: queues.count, spec: spec)
     queues.append(q)
+    barriers.append(Barriers())
     queueByName[spec.name] = q.id
     emit(
       .queueAdded(queue: q.name, maxConcurrent: q.maxConcurrent, suspended: q.suspended, qos: q.qos)
@@ -129,13 +146,18 @@ final class EngineCore {
 
   func enqueue(_ op: OperationRecord, on queue: QueueRecord) throws {
     guard !op.isEnqueued else { throw EngineError.alreadyEnqueued(op.name) }
-    // A barrier depends on everything already in its queue; everything later depends on the barrier.
+    // Foundation's addBarrierBlock: a barrier depends on everything in its queue, and an operation added
+    // later depends on every barrier not yet dispatched. On an empty queue the barrier is no operation
+    // of the queue at all: its block goes straight to the dispatch queue, whatever the suspension or
+    // the limit (`detached`).
+    let detached = op.spec.barrier && queue.members.isEmpty
     if op.spec.barrier {
-      for m in queue.members.sorted() where m != op.id { link(op, dependsOn: ops[m]) }
-    } else if let b = queue.lastBarrier, ops[b].state != .finished {
-      link(op, dependsOn: ops[b])
+      let members = queue.members.sorted { ops[$0].order < ops[$1].order }
+      for m in members { link(op, dependsOn: ops[m]) }
+      if !detached { barriers[queue.id].waiting.append(op.id) }
+    } else {
+      for b in barriers[queue.id].waiting { link(op, dependsOn: ops[b]) }
     }
-    if op.spec.barrier { queue.lastBarrier = op.id }
 
     // Condition-produced dependencies (a `login` for `loggedIn`) join with the operation and run after
     // its own dependencies, before its conditions are evaluated.
@@ -155,7 +177,7 @@ final class EngineCore {
     // Foundation derives a priority from the operation's QoS only on a non-serial queue.
     op.priority =
       op.spec.priority ?? (queue.maxConcurrent == 1 ? .normal : op.spec.qos.derivedPriority)
-    queue.members.insert(op.id)
+    if !detached { queue.members.insert(op.id) }
     emit(
       .operationAdded(
         operation: op.name, queue: queue.name, priority: op.priority, qos: op.spec.qos,
@@ -165,7 +187,12 @@ final class EngineCore {
     transition(op, to: .pending)
     for dep in produced { try enqueue(dep, on: queue) }
     detectCycle(through: op)
-    if op.state == .pending { considerPending(op) }
+    if detached {
+      transition(op, to: .ready)
+      dispatch(op, on: queue)
+    } else if op.state == .pending {
+      considerPending(op)
+    }
     settle()
   }
 
@@ -287,7 +314,11 @@ final class EngineCore {
     transition(op, to: .ready)
     guard let qid = op.queue else { return }
     let q = queues[qid]
-    q.ready[4 - priorityIndex(op.priority)].insert(op: op.id, order: op.order)
+    if op.spec.barrier {
+      barriers[qid].ready.insert(op: op.id, order: op.order)
+    } else {
+      q.ready[4 - priorityIndex(op.priority)].insert(op: op.id, order: op.order)
+    }
     markDirty(q.id)
   }
 
@@ -317,18 +348,35 @@ final class EngineCore {
       case .release(let qid):
         q = queues[qid]
         q.executing -= 1
+      case .openGate(let qid):
+        barriers[qid].gate = nil
+        let held = barriers[qid].held
+        barriers[qid].held = []
+        for id in held { dispatch(ops[id], on: queues[qid]) }
+        continue
       }
-      for op in schedule(q) { begin(op) }
+      for op in schedule(q) { dispatch(op, on: q) }
     }
     work.removeAll(keepingCapacity: true)
     workHead = 0
   }
 
-  /// Foundation's `_schedule`: priorities from veryHigh to veryLow, FIFO within each, until no slot is left.
+  /// Foundation's `_schedule`: barriers, then priorities from veryHigh to veryLow, FIFO within each,
+  /// until no slot is left.
   private func schedule(_ q: QueueRecord) -> [OperationRecord] {
     guard !q.suspended else { return [] }
     var slots = q.limit == Int.max ? Int.max : q.limit - q.executing
     var started: [OperationRecord] = []
+    while slots > 0, !barriers[q.id].ready.isEmpty {
+      let i = barriers[q.id].ready.indices.lowerBound
+      let op = ops[barriers[q.id].ready[i]]
+      barriers[q.id].ready.remove(at: i)
+      barriers[q.id].waiting.removeAll { $0 == op.id }
+      op.tookSlot = true
+      q.executing += 1
+      if slots != Int.max { slots -= 1 }
+      started.append(op)
+    }
     for p in 0..<5 where slots > 0 {
       var skipped = 0
       while slots > 0 {
@@ -349,6 +397,16 @@ final class EngineCore {
     return started
   }
 
+  /// The queue hands a dispatched operation to its dispatch queue: it begins at once, unless a barrier
+  /// is executing there, in which case it keeps its slot and begins once the barrier is over.
+  private func dispatch(_ op: OperationRecord, on q: QueueRecord) {
+    if barriers[q.id].gate != nil {
+      barriers[q.id].held.append(op.id)
+    } else {
+      begin(op)
+    }
+  }
+
   private func begin(_ op: OperationRecord) {
     op.started = true
     if op.cancelled {
@@ -356,6 +414,7 @@ final class EngineCore {
       finish(op)
       return
     }
+    if op.spec.barrier, let qid = op.queue { barriers[qid].gate = op.id }
     transition(op, to: .executing)
     emit(.didStart(operation: op.name))
     if let t = op.spec.timeout { host.schedule(after: t, .timeout(op: op.id)) }
@@ -484,6 +543,8 @@ final class EngineCore {
     if let qid = op.queue {
       queues[qid].members.remove(op.id)
       if op.tookSlot { work.append(.release(queue: qid)) } else { markDirty(qid) }
+      // The barrier's dispatch work item ends only after all that finishing.
+      if barriers[qid].gate == op.id { work.append(.openGate(queue: qid)) }
     }
     if let p = op.parent {
       let group = ops[p]
@@ -517,8 +578,12 @@ final class EngineCore {
     emit(.cancelled(operation: op.name, errors: errors, cause: cause))
   }
 
-  /// Cancels one operation. Returns a reason when nothing could change.
-  func cancel(_ op: OperationRecord, errors: [String] = [], cause: CancelCause) -> CommandOutcome {
+  /// Cancels one operation. Returns a reason when nothing could change. Several cancelled together
+  /// (`settling: false`, then one `settle()`) are all flagged before any of them is started: in
+  /// Foundation the queue starts them on other threads, after the cancelling loop has moved on.
+  func cancel(
+    _ op: OperationRecord, errors: [String] = [], cause: CancelCause, settling: Bool = true
+  ) -> CommandOutcome {
     if op.state >= .finishing {
       emit(.cancelTooLate(operation: op.name))
       return .rejected("\(op.name) has already finished: cancelling it now is too late")
@@ -542,7 +607,7 @@ final class EngineCore {
     case .executing:
       if op.kind == .group {
         let children = ops.filter { $0.parent == op.id && $0.state < .finishing }
-        for child in children { _ = cancel(child, cause: .parent) }
+        for child in children { _ = cancel(child, cause: .parent, settling: false) }
       } else {
         switch op.spec.cancellation {
         case .immediate: finish(op)
@@ -553,7 +618,7 @@ final class EngineCore {
     case .finishing, .finished:
       break
     }
-    settle()
+    if settling { settle() }
     return .applied
   }
 
@@ -578,12 +643,14 @@ final class EngineCore {
       return cancel(op, cause: cause)
     case .cancelAll(let qn):
       guard let q = queue(named: qn) else { return .rejected("no queue named '\(qn)'") }
-      let targets = q.members.sorted().map { ops[$0] }.filter {
-        !$0.cancelled && $0.state < .finishing
-      }
+      // Foundation's cancelAllOperations: every operation of the queue, barriers included, in the
+      // order they were added.
+      let targets = q.members.map { ops[$0] }.filter { !$0.cancelled && $0.state < .finishing }
+        .sorted { $0.order < $1.order }
       guard !targets.isEmpty else { return .rejected("\(qn) has no operation left to cancel") }
       record()
-      for op in targets { _ = cancel(op, cause: cause) }
+      for op in targets { _ = cancel(op, cause: cause, settling: false) }
+      settle()
       return .applied
     case .suspend(let qn):
       guard let q = queue(named: qn) else { return .rejected("no queue named '\(qn)'") }
