@@ -11,7 +11,9 @@ extension EventKind {
 
   /// What happened, in words, without the subject.
   public var summary: String {
-    func errs(_ e: [String]) -> String { e.isEmpty ? "" : " (errors: \(e.joined(separator: "; ")))" }
+    func errs(_ e: [String]) -> String {
+      e.isEmpty ? "" : " (errors: \(e.joined(separator: "; ")))"
+    }
     switch self {
     case .queueAdded(_, let max, let suspended, let qos):
       return "queue added: maxConcurrent \(max.map(String.init) ?? "default (unlimited)"), "
@@ -30,7 +32,8 @@ extension EventKind {
     case .conditionStarted(_, let c): return "evaluating condition \(c)"
     case .conditionResult(_, let c, let r, let e):
       return "condition \(c) \(r.rawValue)" + (e.map { ": \($0)" } ?? "")
-    case .exclusivityWaiting(_, let c, let h): return "waits for the \(c) exclusivity lock held by \(h)"
+    case .exclusivityWaiting(_, let c, let h):
+      return "waits for the \(c) exclusivity lock held by \(h)"
     case .exclusivityAcquired(_, let c): return "takes the \(c) exclusivity lock"
     case .exclusivityReleased(_, let c): return "releases the \(c) exclusivity lock"
     case .cancelled(_, let e, let cause): return "cancelled (\(cause.rawValue))" + errs(e)
@@ -41,7 +44,8 @@ extension EventKind {
     case .didFinish(_, let e, let c): return "didFinish" + (c ? ", cancelled" : "") + errs(e)
     case .completion: return "completion block ran"
     case .cycleDetected(let ops):
-      return "dependency cycle \((ops + [ops.first ?? ""]).joined(separator: " → ")): these can never start"
+      return
+        "dependency cycle \((ops + [ops.first ?? ""]).joined(separator: " → ")): these can never start"
     case .command(let c, _, let v, let source):
       return "\(source == .key ? "key" : source.rawValue): \(c)" + (v.map { " \($0)" } ?? "")
     }

@@ -11,7 +11,8 @@ public struct TextTrace: Sendable {
   }
 
   public var header: String {
-    pad("time", 9, right: true) + "  " + pad("seq", 6, right: true) + "  " + pad("subject", subjectWidth) + "  event"
+    pad("time", 9, right: true) + "  " + pad("seq", 6, right: true) + "  "
+      + pad("subject", subjectWidth) + "  event"
   }
 
   public func line(_ e: Event) -> String {

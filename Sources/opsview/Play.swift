@@ -8,7 +8,8 @@ import OpsTerminal
 struct Play: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Play a scenario on the live board (the default command).",
-    discussion: "Press ? on the board for every key. Needs a real terminal; see `opsview trace` otherwise.")
+    discussion:
+      "Press ? on the board for every key. Needs a real terminal; see `opsview trace` otherwise.")
 
   @Argument(help: "A built-in scenario name (see `opsview list`) or a path to a scenario file.")
   var scenario: String = Catalog.defaultName
@@ -19,14 +20,18 @@ struct Play: ParsableCommand {
   @Flag(help: "Start paused (press Space to play, . to step one event).")
   var paused = false
 
-  @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse, so text can be selected and copied.")
+  @Flag(
+    name: .customLong("no-mouse"),
+    help: "Do not capture the mouse, so text can be selected and copied.")
   var noMouse = false
 
   @Flag(help: "Use ASCII glyphs only (automatic when the locale is not UTF-8).")
   var ascii = false
 
   func validate() throws {
-    if let s = speed, !(s > 0 && s <= 1000) { throw ValidationError("--speed must be between 0 and 1000") }
+    if let s = speed, !(s > 0 && s <= 1000) {
+      throw ValidationError("--speed must be between 0 and 1000")
+    }
   }
 
   func run() throws {
@@ -38,7 +43,8 @@ struct Play: ParsableCommand {
       throw Exit.usage
     }
     let board = BoardSession(
-      title: s.title, notes: s.notes, speed: speed ?? s.speed, paused: paused, workSettings: s.workSettings,
+      title: s.title, notes: s.notes, speed: speed ?? s.speed, paused: paused,
+      workSettings: s.workSettings,
       makeRuntime: { s.makeRuntime() })
     let outcome = MainActor.assumeIsolated {
       Result { () throws(TerminalError) in
