@@ -53,3 +53,4 @@ let virtual = median { runVirtual(events: 1_000_000) }
 print(
   "Virtual runtime: \(virtual.events) events in \(fmt(virtual.seconds)) s = \(rate(virtual.events, virtual.seconds)) events/s"
 )
+renderingBenchmark()
