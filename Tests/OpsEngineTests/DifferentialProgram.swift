@@ -269,7 +269,7 @@ extension DiffProgram {
 }
 
 /// The outcome of playing a program on both sides.
-struct Differential {
+struct Differential: Sendable {
   /// The program with its adaptive steps resolved.
   var program: DiffProgram
   var virtual: DiffTrace

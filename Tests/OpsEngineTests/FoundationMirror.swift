@@ -205,6 +205,17 @@ final class FoundationMirror: @unchecked Sendable {
   }
 }
 
+extension Differential {
+  /// Plays the program on a thread of its own. Waiting for Foundation must not block a thread of the
+  /// pool that Swift concurrency shares with Foundation's dispatch queues: libdispatch grows that pool
+  /// by one thread a second.
+  static func run(_ program: DiffProgram) async throws -> Differential {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try Differential(program) }) }.start()
+    }
+  }
+}
+
 final class LockedBox<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
