@@ -50,8 +50,6 @@ final class QueueRecord {
   @exclusivity(unchecked) var ready = [ReadyList](repeating: ReadyList(), count: 5)
   /// Operations whose dependencies are done but whose conditions wait for the queue to resume.
   @exclusivity(unchecked) var awaitingEvaluation: [Int] = []
-  /// The last barrier added; everything added after it depends on it.
-  @exclusivity(unchecked) var lastBarrier: Int?
 
   init(id: Int, spec: QueueSpec) {
     self.id = id
