@@ -131,6 +131,18 @@ final class EngineCore {
   }
 
   /// Adds a dependency after creation; reported as an event once the operation is on a queue.
+  /// The runtimes' `addDependency`: resolves both names, links, and lets queues react.
+  func addDependency(named operation: String, on dependency: String) throws {
+    guard let op = self.operation(named: operation) else {
+      throw EngineError.unknownOperation(operation)
+    }
+    guard let dep = self.operation(named: dependency) else {
+      throw EngineError.unknownOperation(dependency)
+    }
+    try addDependency(op, on: dep)
+    settle()
+  }
+
   /// States only move forward, so an operation past `pending` cannot wait for anything new.
   func addDependency(_ op: OperationRecord, on dep: OperationRecord) throws {
     guard op.state <= .pending else { throw EngineError.dependencyTooLate(op.name, op.state) }

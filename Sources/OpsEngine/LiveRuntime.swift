@@ -213,16 +213,7 @@ public final class LiveRuntime: @unchecked Sendable {
 
   /// Adds a dependency after declaration (reported as `dependencyAdded` if the operation is on a queue).
   public func addDependency(_ operation: String, on dependency: String) throws {
-    try withCore { core in
-      guard let op = core.operation(named: operation) else {
-        throw EngineError.unknownOperation(operation)
-      }
-      guard let dep = core.operation(named: dependency) else {
-        throw EngineError.unknownOperation(dependency)
-      }
-      try core.addDependency(op, on: dep)
-      core.settle()
-    }
+    try withCore { try $0.addDependency(named: operation, on: dependency) }
   }
 
   // MARK: - Commands

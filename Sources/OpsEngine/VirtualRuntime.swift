@@ -89,14 +89,7 @@ public final class VirtualRuntime {
 
   /// Adds a dependency after declaration (reported as `dependencyAdded` if the operation is on a queue).
   public func addDependency(_ operation: String, on dependency: String) throws {
-    guard let op = core.operation(named: operation) else {
-      throw EngineError.unknownOperation(operation)
-    }
-    guard let dep = core.operation(named: dependency) else {
-      throw EngineError.unknownOperation(dependency)
-    }
-    try core.addDependency(op, on: dep)
-    core.settle()
+    try core.addDependency(named: operation, on: dependency)
   }
 
   // MARK: - Commands
