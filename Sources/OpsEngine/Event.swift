@@ -12,6 +12,13 @@ public struct Event: Sendable, Equatable {
   }
 }
 
+/// The version of the event contract (the JSONL fields and their meaning). Version 2: `state` events
+/// carry a `cause`, `operationAdded` carries `exclusivity` apart from `conditions`, and lints are
+/// published as `warning` events. docs/EVENTS.md describes every type and field.
+public enum EventFormat {
+  public static let version = 2
+}
+
 /// The event contract shared by the board, traces and tests. `type` and field names are the JSON keys.
 public enum EventKind: Sendable, Equatable {
   case queueAdded(queue: String, maxConcurrent: Int?, suspended: Bool, qos: QualityOfService)
@@ -20,9 +27,12 @@ public enum EventKind: Sendable, Equatable {
   case queueMaxConcurrent(queue: String, value: Int?)
   case operationAdded(
     operation: String, queue: String, priority: QueuePriority, qos: QualityOfService,
-    kind: OperationKind, dependencies: [String], conditions: [String], work: Double?)
+    kind: OperationKind, dependencies: [String], conditions: [String], exclusivity: [String],
+    work: Double?)
   case dependencyAdded(operation: String, dependency: String)
-  case state(operation: String, from: OperationState, to: OperationState)
+  case state(operation: String, from: OperationState, to: OperationState, cause: StateCause)
+  /// The condition's evaluation waits for the operation it produced (`login` for `loggedIn`).
+  case conditionWaiting(operation: String, condition: String, dependency: String)
   case conditionStarted(operation: String, condition: String)
   case conditionResult(
     operation: String, condition: String, result: ConditionResult, error: String?)
@@ -38,6 +48,12 @@ public enum EventKind: Sendable, Equatable {
   case completion(operation: String)
   case cycleDetected(operations: [String])
   case command(command: String, target: String, value: String?, source: CommandSource)
+  /// A lint raised by the engine side (see `Lint`), at the time of the event that raised it. `subject`
+  /// is the operation or queue it is about.
+  case warning(kind: String, subject: String, message: String)
+  /// The engine could not do something asked of it (a scheduled enqueue of an operation already on a
+  /// queue, a production of an unknown operation): nothing changed, and this says why.
+  case refused(operation: String, reason: String)
 
   public var type: String {
     switch self {
@@ -62,15 +78,19 @@ public enum EventKind: Sendable, Equatable {
     case .completion: "completion"
     case .cycleDetected: "cycleDetected"
     case .command: "command"
+    case .warning: "warning"
+    case .refused: "refused"
+    case .conditionWaiting: "conditionWaiting"
     }
   }
 
   /// The operation the event is about, if any.
   public var operation: String? {
     switch self {
-    case .operationAdded(let o, _, _, _, _, _, _, _), .dependencyAdded(let o, _),
-      .state(let o, _, _),
-      .conditionStarted(let o, _), .conditionResult(let o, _, _, _),
+    case .operationAdded(let o, _, _, _, _, _, _, _, _), .dependencyAdded(let o, _),
+      .state(let o, _, _, _),
+      .conditionStarted(let o, _), .conditionResult(let o, _, _, _), .conditionWaiting(let o, _, _),
+      .refused(let o, _),
       .exclusivityWaiting(let o, _, _),
       .exclusivityAcquired(let o, _), .exclusivityReleased(let o, _), .cancelled(let o, _, _),
       .cancelTooLate(let o), .didStart(let o), .didProduce(let o, _), .willFinish(let o, _, _),
@@ -85,7 +105,7 @@ public enum EventKind: Sendable, Equatable {
     switch self {
     case .queueAdded(let q, _, _, _), .queueSuspended(let q), .queueResumed(let q),
       .queueMaxConcurrent(let q, _),
-      .operationAdded(_, let q, _, _, _, _, _, _):
+      .operationAdded(_, let q, _, _, _, _, _, _, _):
       q
     default: nil
     }

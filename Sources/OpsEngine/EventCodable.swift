@@ -13,7 +13,13 @@ extension Event: Codable {
     try c.encode(seq, forKey: Key("seq"))
     try c.encode(time, forKey: Key("time"))
     try c.encode(kind.type, forKey: Key("type"))
-    for (name, value) in kind.fields {
+    try Self.encode(kind.fields, into: &c)
+  }
+
+  private static func encode(
+    _ fields: [(String, JSONValue)], into c: inout KeyedEncodingContainer<Key>
+  ) throws {
+    for (name, value) in fields {
       let k = Key(name)
       switch value {
       case .string(let s): try c.encode(s, forKey: k)
@@ -22,6 +28,9 @@ extension Event: Codable {
       case .bool(let b): try c.encode(b, forKey: k)
       case .null: try c.encodeNil(forKey: k)
       case .strings(let a): try c.encode(a, forKey: k)
+      case .object(let inner):
+        var nested = c.nestedContainer(keyedBy: Key.self, forKey: k)
+        try encode(inner, into: &nested)
       }
     }
   }
@@ -55,13 +64,15 @@ extension Event: Codable {
         priority: try e("priority", QueuePriority.self),
         qos: try e("qos", QualityOfService.self), kind: try e("kind", OperationKind.self),
         dependencies: try a("dependencies"), conditions: try a("conditions"),
+        exclusivity: try c.decodeIfPresent([String].self, forKey: Key("exclusivity")) ?? [],
         work: try c.decodeIfPresent(Double.self, forKey: Key("work")))
     case "dependencyAdded":
       kind = .dependencyAdded(operation: try s("operation"), dependency: try s("dependency"))
     case "state":
       kind = .state(
         operation: try s("operation"), from: try e("from", OperationState.self),
-        to: try e("to", OperationState.self))
+        to: try e("to", OperationState.self),
+        cause: try StateCause(json: c.nestedContainer(keyedBy: Key.self, forKey: Key("cause"))))
     case "conditionStarted":
       kind = .conditionStarted(operation: try s("operation"), condition: try s("condition"))
     case "conditionResult":
@@ -96,6 +107,13 @@ extension Event: Codable {
       kind = .command(
         command: try s("command"), target: try s("target"), value: try so("value"),
         source: try e("source", CommandSource.self))
+    case "conditionWaiting":
+      kind = .conditionWaiting(
+        operation: try s("operation"), condition: try s("condition"),
+        dependency: try s("dependency"))
+    case "refused": kind = .refused(operation: try s("operation"), reason: try s("reason"))
+    case "warning":
+      kind = .warning(kind: try s("kind"), subject: try s("subject"), message: try s("message"))
     default:
       throw DecodingError.dataCorruptedError(
         forKey: Key("type"), in: c, debugDescription: "unknown event type '\(type)'")

@@ -5,6 +5,7 @@ extension EventKind {
     switch self {
     case .cycleDetected(let ops): ops.first ?? ""
     case .command(_, let target, _, _): target
+    case .warning(_, let subject, _): subject
     default: operation ?? queue ?? ""
     }
   }
@@ -22,14 +23,19 @@ extension EventKind {
     case .queueResumed: return "queue resumed"
     case .queueMaxConcurrent(_, let v):
       return "maxConcurrent set to \(v.map(String.init) ?? "default (unlimited)")"
-    case .operationAdded(_, let q, let p, let qos, let kind, let deps, let conds, _):
+    case .operationAdded(_, let q, let p, let qos, let kind, let deps, let conds, let excl, _):
       var s = "added to \(q) (\(kind.rawValue), priority \(p.rawValue), qos \(qos.rawValue))"
       if !deps.isEmpty { s += ", depends on \(deps.joined(separator: ", "))" }
       if !conds.isEmpty { s += ", conditions \(conds.joined(separator: ", "))" }
+      if !excl.isEmpty { s += ", mutually exclusive in \(excl.joined(separator: ", "))" }
       return s
     case .dependencyAdded(_, let d): return "now depends on \(d)"
-    case .state(_, let from, let to): return "\(from.rawValue) → \(to.rawValue)"
+    case .state(_, let from, let to, let cause):
+      return "\(from.rawValue) → \(to.rawValue): \(cause.text)"
     case .conditionStarted(_, let c): return "evaluating condition \(c)"
+    case .conditionWaiting(_, let c, let d):
+      return "condition \(c) waits for \(d), which it produced, before it is evaluated"
+    case .refused(_, let reason): return "refused: \(reason)"
     case .conditionResult(_, let c, let r, let e):
       return "condition \(c) \(r.rawValue)" + (e.map { ": \($0)" } ?? "")
     case .exclusivityWaiting(_, let c, let h):
@@ -48,6 +54,7 @@ extension EventKind {
         "dependency cycle \((ops + [ops.first ?? ""]).joined(separator: " → ")): these can never start"
     case .command(let c, _, let v, let source):
       return "\(source == .key ? "key" : source.rawValue): \(c)" + (v.map { " \($0)" } ?? "")
+    case .warning(let kind, _, let message): return "⚠ \(kind): \(message)"
     }
   }
 }

@@ -6,6 +6,21 @@ public enum JSONValue: Sendable, Equatable {
   case bool(Bool)
   case null
   case strings([String])
+  /// A nested object, keys in contract order (a state's `cause`).
+  case object([(String, JSONValue)])
+
+  public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    switch (a, b) {
+    case (.string(let x), .string(let y)): x == y
+    case (.number(let x), .number(let y)): x == y
+    case (.int(let x), .int(let y)): x == y
+    case (.bool(let x), .bool(let y)): x == y
+    case (.null, .null): true
+    case (.strings(let x), .strings(let y)): x == y
+    case (.object(let x), .object(let y)): x.map(\.0) == y.map(\.0) && x.map(\.1) == y.map(\.1)
+    default: false
+    }
+  }
 
   func write(into out: inout String) {
     switch self {
@@ -21,6 +36,15 @@ public enum JSONValue: Sendable, Equatable {
         JSONValue.writeString(s, into: &out)
       }
       out += "]"
+    case .object(let fields):
+      out += "{"
+      for (i, (k, v)) in fields.enumerated() {
+        if i > 0 { out += "," }
+        JSONValue.writeString(k, into: &out)
+        out += ":"
+        v.write(into: &out)
+      }
+      out += "}"
     }
   }
 
@@ -75,21 +99,27 @@ extension EventKind {
       return [("queue", .string(q))]
     case .queueMaxConcurrent(let q, let v):
       return [("queue", .string(q)), ("value", opt(v))]
-    case .operationAdded(let o, let q, let p, let qos, let k, let d, let c, let w):
+    case .operationAdded(let o, let q, let p, let qos, let k, let d, let c, let x, let w):
       return [
         ("operation", .string(o)), ("queue", .string(q)), ("priority", .string(p.rawValue)),
         ("qos", .string(qos.rawValue)), ("kind", .string(k.rawValue)),
         ("dependencies", .strings(d)),
-        ("conditions", .strings(c)), ("work", w.map { .number($0) } ?? .null),
+        ("conditions", .strings(c)), ("exclusivity", .strings(x)),
+        ("work", w.map { .number($0) } ?? .null),
       ]
     case .dependencyAdded(let o, let d):
       return [("operation", .string(o)), ("dependency", .string(d))]
-    case .state(let o, let f, let t):
+    case .state(let o, let f, let t, let cause):
       return [
         ("operation", .string(o)), ("from", .string(f.rawValue)), ("to", .string(t.rawValue)),
+        ("cause", .object(cause.fields)),
       ]
     case .conditionStarted(let o, let c):
       return [("operation", .string(o)), ("condition", .string(c))]
+    case .conditionWaiting(let o, let c, let d):
+      return [("operation", .string(o)), ("condition", .string(c)), ("dependency", .string(d))]
+    case .refused(let o, let r):
+      return [("operation", .string(o)), ("reason", .string(r))]
     case .conditionResult(let o, let c, let r, let e):
       return [
         ("operation", .string(o)), ("condition", .string(c)), ("result", .string(r.rawValue)),
@@ -116,6 +146,8 @@ extension EventKind {
         ("command", .string(c)), ("target", .string(t)), ("value", opt(v)),
         ("source", .string(s.rawValue)),
       ]
+    case .warning(let k, let subject, let m):
+      return [("kind", .string(k)), ("subject", .string(subject)), ("message", .string(m))]
     }
   }
 }

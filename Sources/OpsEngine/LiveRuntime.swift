@@ -39,6 +39,12 @@ public final class LiveRuntime: @unchecked Sendable {
   let flagLock = EngineLock()
   private let origin = DispatchTime.now().uptimeNanoseconds
   private let delivery = DispatchQueue(label: "opsview.live.events")
+  /// Numbers, folds and lints the events; used only on `delivery`.
+  private let publisher: EventPublisher
+  /// On `delivery`: the subscribers of the batch being published and the core number of its event.
+  @exclusivity(unchecked) private var publishingTo: [(from: Int, handler: @Sendable (Event) -> Void)] =
+    []
+  @exclusivity(unchecked) private var publishingRawSeq = 0
   /// The engine's own callbacks (timers, scripted conditions, completions) are short and must not wait
   /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
   private let internalQueue = DispatchQueue(label: "opsview.live.engine")
@@ -48,9 +54,24 @@ public final class LiveRuntime: @unchecked Sendable {
     DispatchQueue.global(qos: $0.dispatchQoS)
   }
 
-  public init() {
+  /// `lints`: what is checked and published as `warning` events, on the delivery queue (none: `[]`).
+  public init(lints: [any Lint] = Lints.standard) {
+    publisher = EventPublisher(lints: lints)
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)
+    publisher.deliver = { [unowned(unsafe) self] event in
+      for s in publishingTo where publishingRawSeq >= s.from { s.handler(event) }
+    }
+    publisher.scheduleWake = { [unowned(unsafe) self] time, token in
+      let delay = max(0, time - secondsSinceOrigin())
+      delivery.asyncAfter(deadline: .now() + delay) { [self] in
+        lock.lock()
+        publishingTo = subscribers
+        publishingRawSeq = core.seq
+        lock.unlock()
+        publisher.wake(at: secondsSinceOrigin(), token: token)
+      }
+    }
     // The core lives exactly as long as the runtime and calls its sink only from within a step.
     core.sink = { [unowned(unsafe) self] event in record(event) }
   }
@@ -113,9 +134,9 @@ public final class LiveRuntime: @unchecked Sendable {
   /// The core's sink: bookkeeping for waiters and cancellation flags, then buffering for delivery.
   private func record(_ event: Event) {
     switch event.kind {
-    case .state(_, _, .pending):
+    case .state(_, _, .pending, _):
       unfinished += 1
-    case .state(_, _, .finished):
+    case .state(_, _, .finished, _):
       unfinished -= 1
       finishedInStep = true
     case .cancelled(let name, _, _):
@@ -144,8 +165,10 @@ public final class LiveRuntime: @unchecked Sendable {
       swap(&batch, &buffer)
       let subs = subscribers
       lock.unlock()
+      publishingTo = subs
       for event in batch {
-        for s in subs where event.seq >= s.from { s.handler(event) }
+        publishingRawSeq = event.seq
+        publisher.publish(event.kind, at: event.time)
       }
       batch.removeAll(keepingCapacity: true)
     }
@@ -302,8 +325,12 @@ public final class LiveRuntime: @unchecked Sendable {
   /// it returns the next job for that worker to run.
   private func workReturned(_ id: Int, errors: [String], on queue: DispatchQueue? = nil) -> Job? {
     beginStep()
+    let noticed = contexts[id]?.noticedCancelAt
     contexts[id] = nil
-    core.workFinished(core.ops[id], errors: errors)
+    core.workFinished(
+      core.ops[id],
+      noticed.map { errors.isEmpty ? .noticedCancel(at: $0) : .returned(errors: errors) }
+        ?? .returned(errors: errors))
     return endStep(handOff: queue)
   }
 

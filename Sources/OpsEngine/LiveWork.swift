@@ -24,6 +24,8 @@ public final class WorkContext: @unchecked Sendable {
   private let runtime: LiveRuntime
   /// Guarded by `runtime.flagLock`, shared by all contexts so a context costs one allocation.
   @exclusivity(unchecked) private var cancelRequested = false
+  /// When the work first saw `isCancelled` true (the cause of its finish says it noticed).
+  @exclusivity(unchecked) private var noticedAt: Double?
 
   init(runtime: LiveRuntime, operation: String, id: Int) {
     self.runtime = runtime
@@ -37,7 +39,14 @@ public final class WorkContext: @unchecked Sendable {
   public var isCancelled: Bool {
     runtime.flagLock.lock()
     defer { runtime.flagLock.unlock() }
+    if cancelRequested && noticedAt == nil { noticedAt = runtime.elapsed }
     return cancelRequested
+  }
+
+  var noticedCancelAt: Double? {
+    runtime.flagLock.lock()
+    defer { runtime.flagLock.unlock() }
+    return noticedAt
   }
 
   func requestCancel() {

@@ -6,6 +6,8 @@ final class OperationRecord {
   let kind: OperationKind
   @exclusivity(unchecked) var state: OperationState = .initialized
   @exclusivity(unchecked) var cancelled = false
+  /// Who cancelled it (set with `cancelled`).
+  @exclusivity(unchecked) var cancelCause: CancelCause?
   @exclusivity(unchecked) var errors: [String] = []
   @exclusivity(unchecked) var queue: Int?
   /// Enqueue order, for FIFO within a priority.
@@ -16,7 +18,14 @@ final class OperationRecord {
   @exclusivity(unchecked) var unfinishedDependencies = 0
   /// Condition results still outstanding while evaluating.
   @exclusivity(unchecked) var conditionsPending = 0
-  @exclusivity(unchecked) var conditionFailures: [String] = []
+  /// Conditions whose evaluation waits for their produced dependency (by condition index).
+  @exclusivity(unchecked) var conditionsAwaitingDependency: [Int] = []
+  /// Condition-produced dependencies (`login` for `loggedIn`), by condition index.
+  @exclusivity(unchecked) var producedDependencies: [Int: Int] = [:]
+  /// Whom a produced dependency serves: (operation, condition index).
+  @exclusivity(unchecked) var producedFor: (op: Int, condition: Int)?
+  /// Why it will start, decided when its queue takes it (it may begin later, behind a barrier).
+  @exclusivity(unchecked) var startCause: StateCause?
   @exclusivity(unchecked) var tookSlot = false
   @exclusivity(unchecked) var holdsLocks = false
   @exclusivity(unchecked) var waitingForLocks = false
@@ -24,6 +33,7 @@ final class OperationRecord {
   @exclusivity(unchecked) var parent: Int?
   @exclusivity(unchecked) var outstandingChildren = 0
   @exclusivity(unchecked) var innerQueue: Int?
+  @exclusivity(unchecked) var childCount = 0
   @exclusivity(unchecked) var childErrors: [String] = []
   @exclusivity(unchecked) var started = false
 
@@ -50,6 +60,8 @@ final class QueueRecord {
   @exclusivity(unchecked) var ready = [ReadyList](repeating: ReadyList(), count: 5)
   /// Operations whose dependencies are done but whose conditions wait for the queue to resume.
   @exclusivity(unchecked) var awaitingEvaluation: [Int] = []
+  /// What last made room (a finish, a resume, a raised limit): the starts of the next pass name it.
+  @exclusivity(unchecked) var roomMaker: StateCause.StartTrigger?
 
   init(id: Int, spec: QueueSpec) {
     self.id = id
@@ -62,7 +74,7 @@ final class QueueRecord {
   var limit: Int { maxConcurrent ?? Int.max }
 }
 
-/// ProcedureKit-style mutual exclusivity: FIFO requests, lock taken just before executing.
+/// ProcedureKit-style mutual exclusivity: requested once the conditions pass, granted FIFO per category.
 struct CategoryLock {
   var holder: Int?
   var waiters: [Int] = []

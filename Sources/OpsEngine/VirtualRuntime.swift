@@ -11,6 +11,8 @@ public final class VirtualRuntime {
     case produce(op: Int, name: String)
     case conditionDone(op: Int, index: Int)
     case timer(EngineTimer)
+    /// A lint asked to look again at this time (see `EventPublisher`).
+    case lintWake(token: Int)
   }
 
   struct Entry: Comparable {
@@ -22,6 +24,7 @@ public final class VirtualRuntime {
   }
 
   private var core: EngineCore!
+  private let publisher: EventPublisher
   private var agenda = Heap<Entry>()
   private var scheduled = 0
   private var clock: Int64 = 0
@@ -31,14 +34,23 @@ public final class VirtualRuntime {
   public private(set) var events: [Event] = []
   public let recording: Bool
 
-  public init(recording: Bool = true) {
+  /// `lints`: what the engine side checks and publishes as `warning` events (none: `[]`).
+  public init(recording: Bool = true, lints: [any Lint] = Lints.standard) {
     self.recording = recording
+    publisher = EventPublisher(lints: lints)
     core = EngineCore(host: self)
-    core.sink = { [unowned self] event in
+    core.sink = { [unowned self] event in publisher.publish(event.kind, at: event.time) }
+    publisher.deliver = { [unowned self] event in
       if recording { events.append(event) }
       for s in subscribers { s(event) }
     }
+    publisher.scheduleWake = { [unowned self] time, token in
+      push(.lintWake(token: token), at: Self.micros(time))
+    }
   }
+
+  /// The engine's state folded from its own events (what its lints look at).
+  public var projection: Projection { publisher.projection }
 
   /// Receives every event, in order, synchronously as it happens. A recording runtime first replays the
   /// events published before the subscription (building a scenario publishes some), so nothing is missed.
@@ -49,13 +61,29 @@ public final class VirtualRuntime {
 
   /// The virtual clock, in seconds.
   public var now: Double { Double(clock) / 1_000_000 }
-  /// The number of events published so far.
-  public var eventCount: Int { core.seq }
-  /// When the next scheduled thing happens, or nil when nothing more will ever happen.
-  public var nextTime: Double? { agenda.min.map { Double($0.time) / 1_000_000 } }
-  public var isIdle: Bool { agenda.isEmpty }
+  /// The number of events published so far (warnings included).
+  public var eventCount: Int { publisher.seq }
+  /// Nothing more will ever happen: nothing is scheduled but lint wake-ups that are no longer wanted.
+  public var isIdle: Bool {
+    dropStaleWakes()
+    return agenda.isEmpty
+  }
 
-  static func micros(_ seconds: Double) -> Int64 { Int64((seconds * 1_000_000).rounded()) }
+  /// A lint wake-up that was replaced by a later request is dropped without moving the clock.
+  private func dropStaleWakes() {
+    while let top = agenda.min, case .lintWake(let token) = top.action,
+      !publisher.isLive(token: token)
+    {
+      agenda.removeMin()
+    }
+  }
+
+  /// Seconds as clock microseconds, saturating: an infinite or huge span means "never" (the engine's
+  /// longest span), and NaN or a negative one means "now", so no input can trap the conversion.
+  static func micros(_ seconds: Double) -> Int64 {
+    guard seconds > 0 else { return 0 }
+    return Int64((min(seconds, EngineCore.maxSeconds) * 1_000_000).rounded())
+  }
 
   private func push(_ action: Action, at time: Int64) {
     scheduled += 1
@@ -110,6 +138,7 @@ public final class VirtualRuntime {
   /// Handles the next scheduled happening (which may publish several events). False when idle.
   @discardableResult
   public func step() -> Bool {
+    dropStaleWakes()
     guard let entry = agenda.popMin() else { return false }
     clock = max(clock, entry.time)
     handle(entry.action)
@@ -119,31 +148,31 @@ public final class VirtualRuntime {
   /// Moves the clock forward by `seconds`, handling everything due on the way.
   public func advance(by seconds: Double) {
     let target = clock + Self.micros(seconds)
-    while let next = agenda.min, next.time <= target { step() }
+    while !isIdle, let next = agenda.min, next.time <= target { step() }
     clock = max(clock, target)
   }
 
   /// Runs until nothing more is scheduled (or until `limit` seconds). A deadlock simply stops.
   public func run(until limit: Double? = nil) {
     let cap = limit.map(Self.micros)
-    while let next = agenda.min {
+    while !isIdle, let next = agenda.min {
       if let c = cap, next.time > c { break }
       step()
     }
-    if let c = cap, c > clock, agenda.isEmpty == false { clock = c }
+    if let c = cap, c > clock, !isIdle { clock = c }
   }
 
   private func handle(_ action: Action) {
     switch action {
     case .enqueue(let op, let q):
-      try? core.enqueue(core.ops[op], on: core.queues[q])
+      core.enqueueChecked(core.ops[op], on: core.queues[q])
     case .command(let c, let source):
       _ = core.perform(c, source: source)
     case .workDone(let id):
       let op = core.ops[id]
-      core.workFinished(op, errors: op.spec.work.fails.map { [$0] } ?? [])
+      core.workFinished(op, .returned(errors: op.spec.work.fails.map { [$0] } ?? []))
     case .cancelCheck(let id):
-      core.workFinished(core.ops[id], errors: [])
+      core.workFinished(core.ops[id], .noticedCancel(at: now))
     case .produce(let id, let name):
       core.produce(core.ops[id], name)
     case .conditionDone(let id, let i):
@@ -155,6 +184,8 @@ public final class VirtualRuntime {
       }
     case .timer(let t):
       core.fire(t)
+    case .lintWake(let token):
+      publisher.wake(at: now, token: token)
     }
   }
 

@@ -50,15 +50,13 @@ struct Trace: ParsableCommand {
       let box = AnnotatorBox(TraceAnnotator(text: text, explain: explain))
       annotator = box
       runtime.subscribe { event in
-        let (before, after) = box.value.annotate(event)
-        for line in before { out.write(line) }
+        for line in box.value.annotate(event) { out.write(line) }
         out.write(text.line(event))
-        for line in after { out.write(line) }
       }
     }
     runtime.run(until: until)
     if format == .text {
-      for line in annotator?.finish(at: until ?? runtime.now) ?? [] { out.write(line) }
+      for line in annotator?.finish() ?? [] { out.write(line) }
       let unfinished = s.operations.filter { op in
         let st = runtime.state(of: op.spec.name)
         return st != nil && st != .finished && st != .initialized
@@ -78,7 +76,7 @@ struct Trace: ParsableCommand {
 final class AnnotatorBox {
   var value: TraceAnnotator
   init(_ value: TraceAnnotator) { self.value = value }
-  func finish(at time: Double) -> [String] { value.finish(at: time) }
+  func finish() -> [String] { value.finish() }
 }
 
 /// Collects lines and writes them to stdout in large chunks: traces of thousands of events stay fast.

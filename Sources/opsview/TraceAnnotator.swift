@@ -1,13 +1,13 @@
 import OpsEngine
 
-/// Extra lines for the text trace: warnings as they are detected and, with `--explain`, why each affected
-/// operation is waiting whenever that changes. Explanations are given once per instant, after everything
-/// that happened at that time, so passing states (pending → ready within one instant) are not narrated.
+/// Extra lines for the text trace with `--explain`: why each affected operation is waiting whenever that
+/// changes, read from the projection. Explanations are given once per instant, after everything that
+/// happened at that time, so passing states (pending → ready within one instant) are not narrated.
+/// (Warnings are events of their own and print as trace lines.)
 struct TraceAnnotator {
   let text: TextTrace
   let explain: Bool
-  private var replica = EngineReplica()
-  private var detector = WarningDetector()
+  private var projection = Projection()
   private var lastWhy: [String: String] = [:]
   private var touched: [String] = []
   private var touchedSet = Set<String>()
@@ -18,28 +18,17 @@ struct TraceAnnotator {
     self.explain = explain
   }
 
-  /// Lines to print before `event` (explanations closing the previous instant), and after it (warnings).
-  mutating func annotate(_ event: Event) -> (before: [String], after: [String]) {
+  /// Lines to print before `event`: explanations closing the previous instant.
+  mutating func annotate(_ event: Event) -> [String] {
     let before = instant.map { $0 < event.time } ?? false ? closeInstant() : []
     instant = event.time
-    replica.apply(event)
-    let count = detector.warnings.count
-    detector.observe(event, in: replica)
+    projection.apply(event)
     if explain { touch(affected(by: event)) }
-    return (
-      before, detector.warnings[count...].map { text.note("warning", $0.subject, $0.message) }
-    )
+    return before
   }
 
-  /// Explanations for the last instant, and lints that depend on time alone (an operation that never
-  /// finishes), when the run ends.
-  mutating func finish(at time: Double) -> [String] {
-    var lines = closeInstant()
-    let count = detector.warnings.count
-    detector.check(at: time, in: replica)
-    lines += detector.warnings[count...].map { text.note("warning", $0.subject, $0.message) }
-    return lines
-  }
+  /// Explanations for the last instant, when the run ends.
+  mutating func finish() -> [String] { closeInstant() }
 
   private mutating func touch(_ names: [String]) {
     for n in names where touchedSet.insert(n).inserted { touched.append(n) }
@@ -48,7 +37,7 @@ struct TraceAnnotator {
   private mutating func closeInstant() -> [String] {
     var lines: [String] = []
     for name in touched {
-      let why = replica.whyWaiting(name)
+      let why = projection.whyWaiting(name)
       guard why != lastWhy[name] else { continue }
       lastWhy[name] = why
       if let why { lines.append(text.note("why", name, why)) }
@@ -62,14 +51,14 @@ struct TraceAnnotator {
   private func affected(by event: Event) -> [String] {
     var names: [String] = []
     var queues: [String] = []
-    if let o = event.kind.operation, let op = replica.operation(o) {
+    if let o = event.kind.operation, let op = projection.operation(named: o) {
       names.append(o)
       names += op.dependents
       queues.append(op.queue)
     }
     if let q = event.kind.queue { queues.append(q) }
-    if case .exclusivityReleased = event.kind { queues = replica.queueOrder }
-    for q in queues { names += replica.queue(q)?.members ?? [] }
+    if case .exclusivityReleased = event.kind { queues = projection.queues.map(\.name) }
+    for q in queues { names += projection.members(of: q).map(\.name) }
     return names
   }
 }

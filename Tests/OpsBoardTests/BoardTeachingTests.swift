@@ -16,19 +16,12 @@ private func screen(_ s: BoardSession, _ w: Int = 80, _ h: Int = 24, ascii: Bool
 
 /// The model and warnings a fresh fold of the first `count` events gives, for comparison.
 private func freshFold(_ events: ArraySlice<Event>, clock: Double? = nil) -> (
-  BoardModel, [WarningDetector.Warning]
+  BoardModel, [WarningInfo]
 ) {
   var model = BoardModel()
-  var analysis = BoardAnalysis()
-  for e in events {
-    model.apply(e)
-    analysis.apply(e)
-  }
-  if let t = clock {
-    model.advanceClock(to: t)
-    analysis.check(at: model.now)
-  }
-  return (model, analysis.warnings)
+  for e in events { model.apply(e) }
+  if let t = clock { model.advanceClock(to: t) }
+  return (model, model.warnings)
 }
 
 private func scenarioSession(_ name: String, paused: Bool = true) -> BoardSession {
@@ -49,7 +42,7 @@ struct BoardTeachingExplanationTests {
     // It follows the selection and comes from the replica, never guessed.
     s.select(operation: "resize")
     #expect(screen(s).contains("why resize: waiting for its dependency decode (pending)"))
-    #expect(s.analysis.whyWaiting("resize") == "waiting for its dependency decode (pending)")
+    #expect(s.model.whyWaiting("resize") == "waiting for its dependency decode (pending)")
   }
 
   @Test func theDetailViewExplainsToo() {
@@ -68,7 +61,7 @@ struct BoardTeachingWarningsTests {
     let s = scenarioSession("deadlock")
     s.advance(by: 1)
     #expect(
-      s.analysis.warnings.map(\.kind) == [.dependencyCycle, .dependencyCycle, .dependencyCycle])
+      s.model.warnings.map(\.kind) == ["dependencyCycle", "dependencyCycle", "dependencyCycle"])
     let text = screen(s)
     let header = text.split(separator: "\n")[0]
     #expect(header.contains("⚠ 3"))
@@ -104,9 +97,9 @@ struct BoardTeachingWarningsTests {
       return rt
     }
     s.tick(elapsed: 2)
-    #expect(s.analysis.warnings.isEmpty)
+    #expect(s.model.warnings.isEmpty)
     s.tick(elapsed: 4)
-    #expect(s.analysis.warnings.map(\.kind) == [.suspendedQueueIdle])
+    #expect(s.model.warnings.map(\.kind) == ["suspendedQueueIdle"])
   }
 }
 
@@ -227,7 +220,7 @@ struct BoardTeachingTimeTravelTests {
     let k = s.runtime.events.filter { $0.time <= 7 }.count
     let (model, warnings) = freshFold(s.runtime.events.prefix(k), clock: 7)
     #expect(s.model == model)
-    #expect(s.analysis.warnings == warnings)
+    #expect(s.model.warnings == warnings)
     keys(s, .character("["), .character("["), .character("["))
     #expect(s.model.now == 4)
     let k4 = s.runtime.events.filter { $0.time <= 4 }.count
@@ -302,18 +295,18 @@ struct BoardTeachingTimeTravelTests {
   @Test func warningsUnderTimeTravelAreThoseOfThePrefix() {
     let s = scenarioSession("deadlock")
     s.advance(by: 20)
-    #expect(!s.analysis.warnings.isEmpty)
+    #expect(!s.model.warnings.isEmpty)
     // Back to before the cycle was reported: no warnings; forward again: the prefix's.
     let cycleSeq = s.runtime.events.first {
       if case .cycleDetected = $0.kind { true } else { false }
     }!
     .seq
     s.seek(toEvent: cycleSeq - 1)
-    #expect(s.analysis.warnings.isEmpty)
+    #expect(s.model.warnings.isEmpty)
     #expect(!screen(s).split(separator: "\n")[0].contains("⚠"))
     for k in [cycleSeq, cycleSeq + 3, s.log.count - 1] {
       s.seek(toEvent: k)
-      #expect(s.analysis.warnings == freshFold(s.runtime.events.prefix(k)).1)
+      #expect(s.model.warnings == freshFold(s.runtime.events.prefix(k)).1)
       #expect(s.model == freshFold(s.runtime.events.prefix(k)).0)
     }
   }
@@ -346,7 +339,7 @@ struct BoardTeachingTimeTravelTests {
 struct BoardTeachingNarrationTests {
   @Test func aDependencyReleaseIsNarrated() throws {
     let s = photoSession()
-    let released = EventKind.state(operation: "decode", from: .pending, to: .ready)
+    let released = EventKind.state(operation: "decode", from: .pending, to: .ready, cause: .noDependencies)
     // Reveal events one at a time up to download finishing and releasing decode.
     while let e = s.revealOne(), e.kind != released {}
     let entry = try #require(s.log.last)

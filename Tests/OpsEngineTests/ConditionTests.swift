@@ -17,7 +17,7 @@ import Testing
       ])
     // Conditions are evaluated concurrently: ready after the slower one.
     #expect(
-      rt.time { if case .state("op", .evaluatingConditions, .ready) = $0 { true } else { false } }
+      rt.time { if case .state("op", .evaluatingConditions, .ready, _) = $0 { true } else { false } }
         == 1.0)
     #expect(
       rt.events.contains {
@@ -66,7 +66,7 @@ import Testing
     #expect(rt.startOrder == ["fetch", "login", "op"])
     #expect(
       rt.events.contains {
-        if case .operationAdded("login", "q", _, _, _, ["fetch"], _, _) = $0.kind {
+        if case .operationAdded("login", "q", _, _, _, ["fetch"], _, _, _) = $0.kind {
           true
         } else {
           false

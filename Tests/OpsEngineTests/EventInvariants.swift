@@ -39,14 +39,14 @@ struct EventInvariants {
       case .queueSuspended(let q): suspended[q] = true
       case .queueResumed(let q): suspended[q] = false
       case .queueMaxConcurrent(let q, let v): limit[q] = v
-      case .operationAdded(let o, let q, _, _, _, let deps, _, _):
+      case .operationAdded(let o, let q, _, _, _, let deps, _, _, _):
         if queueOf[o] != nil { fail(e, "\(o) added twice") }
         queueOf[o] = q
         dependencies[o, default: []].formUnion(deps)
       case .dependencyAdded(let o, let d): dependencies[o, default: []].insert(d)
       case .cancelled(let o, _, _): cancelled.insert(o)
       case .cycleDetected(let ops): fail(e, "cycle \(ops) in an acyclic graph")
-      case .state(let o, let from, let to):
+      case .state(let o, let from, let to, _):
         let current = state[o] ?? .initialized
         if from != current { fail(e, "\(o) moves from \(from) but is \(current)") }
         if to <= from { fail(e, "\(o) moves backwards \(from) → \(to)") }

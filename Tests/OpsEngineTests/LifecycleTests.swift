@@ -65,7 +65,7 @@ import Testing
         $0.kind
           == .operationAdded(
             operation: "a", queue: "q", priority: .normal, qos: .default, kind: .block,
-            dependencies: [], conditions: [], work: 2.5)
+            dependencies: [], conditions: [], exclusivity: [], work: 2.5)
       })
   }
 
@@ -126,7 +126,7 @@ import Testing
   }
 
   @Test func jsonLineHasTheContractKeysInOrder() {
-    let e = Event(seq: 3, time: 1.25, kind: .state(operation: "a", from: .pending, to: .ready))
+    let e = Event(seq: 3, time: 1.25, kind: .state(operation: "a", from: .pending, to: .ready, cause: .noDependencies))
     #expect(
       e.jsonLine
         == #"{"seq":3,"time":1.25,"type":"state","operation":"a","from":"pending","to":"ready"}"#)

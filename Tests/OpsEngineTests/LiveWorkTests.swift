@@ -53,7 +53,7 @@ final class AsyncHandle: @unchecked Sendable {
     #expect(log.finishOrder == ["a"])
     #expect(
       log.events.contains {
-        if case .operationAdded("a", _, _, _, .async, _, _, _) = $0.kind { true } else { false }
+        if case .operationAdded("a", _, _, _, .async, _, _, _, _) = $0.kind { true } else { false }
       })
   }
 

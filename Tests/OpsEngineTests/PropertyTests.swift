@@ -69,18 +69,18 @@ extension RandomScenario {
         seq: 2, time: 0,
         kind: .operationAdded(
           operation: "a", queue: "q", priority: .normal, qos: .default, kind: .plain,
-          dependencies: [], conditions: [], work: 1)),
+          dependencies: [], conditions: [], exclusivity: [], work: 1)),
       Event(
         seq: 3, time: 0,
         kind: .operationAdded(
           operation: "b", queue: "q", priority: .normal, qos: .default, kind: .plain,
-          dependencies: ["a"], conditions: [], work: 1)),
-      Event(seq: 4, time: 0, kind: .state(operation: "a", from: .initialized, to: .pending)),
-      Event(seq: 5, time: 0, kind: .state(operation: "a", from: .pending, to: .ready)),
-      Event(seq: 6, time: 0, kind: .state(operation: "a", from: .ready, to: .executing)),
-      Event(seq: 7, time: 0, kind: .state(operation: "b", from: .initialized, to: .pending)),
-      Event(seq: 8, time: 0, kind: .state(operation: "b", from: .pending, to: .ready)),
-      Event(seq: 9, time: 0, kind: .state(operation: "b", from: .ready, to: .executing)),
+          dependencies: ["a"], conditions: [], exclusivity: [], work: 1)),
+      Event(seq: 4, time: 0, kind: .state(operation: "a", from: .initialized, to: .pending, cause: .noDependencies)),
+      Event(seq: 5, time: 0, kind: .state(operation: "a", from: .pending, to: .ready, cause: .noDependencies)),
+      Event(seq: 6, time: 0, kind: .state(operation: "a", from: .ready, to: .executing, cause: .noDependencies)),
+      Event(seq: 7, time: 0, kind: .state(operation: "b", from: .initialized, to: .pending, cause: .noDependencies)),
+      Event(seq: 8, time: 0, kind: .state(operation: "b", from: .pending, to: .ready, cause: .noDependencies)),
+      Event(seq: 9, time: 0, kind: .state(operation: "b", from: .ready, to: .executing, cause: .noDependencies)),
     ]
     let found = EventInvariants(exclusivity: ["a": ["x"], "b": ["x"]], requireAllFinished: false)
       .violations(in: overlapping)

@@ -81,8 +81,8 @@ import Testing
     var executing = 0
     var peak = 0
     for e in rt.events {
-      if case .state(_, _, .executing) = e.kind { executing += 1 }
-      if case .state(_, .executing, _) = e.kind { executing -= 1 }
+      if case .state(_, _, .executing, _) = e.kind { executing += 1 }
+      if case .state(_, .executing, _, _) = e.kind { executing -= 1 }
       peak = max(peak, executing)
     }
     #expect(peak == 3)

@@ -21,7 +21,7 @@ extension VirtualRuntime {
     events.compactMap { if case .didFinish(let o, _, _) = $0.kind { o } else { nil } }
   }
   func states(of op: String) -> [OperationState] {
-    events.compactMap { if case .state(op, _, let to) = $0.kind { to } else { nil } }
+    events.compactMap { if case .state(op, _, let to, _) = $0.kind { to } else { nil } }
   }
   func time(of predicate: (EventKind) -> Bool) -> Double? {
     events.first { predicate($0.kind) }?.time

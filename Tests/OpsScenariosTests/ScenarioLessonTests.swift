@@ -21,7 +21,12 @@ extension VirtualRuntime {
     events.compactMap { if case .didStart(let o) = $0.kind { o } else { nil } }
   }
   func transitions(_ op: String) -> [OperationState] {
-    events.compactMap { if case .state(op, _, let to) = $0.kind { to } else { nil } }
+    events.compactMap { if case .state(op, _, let to, _) = $0.kind { to } else { nil } }
+  }
+  func transitionTime(_ op: String, from: OperationState, to: OperationState) -> Double? {
+    events.first {
+      if case .state(op, from, to, _) = $0.kind { true } else { false }
+    }?.time
   }
   /// The largest number of operations of `queue` executing at once.
   func peakConcurrency(_ queue: String, scenario: Scenario) -> Int {
@@ -29,8 +34,8 @@ extension VirtualRuntime {
     var now = 0
     var peak = 0
     for e in events {
-      if case .state(let o, _, .executing) = e.kind, members.contains(o) { now += 1 }
-      if case .state(let o, .executing, _) = e.kind, members.contains(o) { now -= 1 }
+      if case .state(let o, _, .executing, _) = e.kind, members.contains(o) { now += 1 }
+      if case .state(let o, .executing, _, _) = e.kind, members.contains(o) { now -= 1 }
       peak = max(peak, now)
     }
     return peak
@@ -38,14 +43,7 @@ extension VirtualRuntime {
 }
 
 func warnings(_ rt: VirtualRuntime) -> Set<String> {
-  var replica = EngineReplica()
-  var detector = WarningDetector()
-  for e in rt.events {
-    replica.apply(e)
-    detector.observe(e, in: replica)
-  }
-  detector.check(at: rt.now, in: replica)
-  return Set(detector.warnings.map { "\($0.kind.rawValue):\($0.subject)" })
+  Set(rt.projection.warnings.map { "\($0.kind):\($0.subject)" })
 }
 
 @Suite struct ScenarioLessonTests {
@@ -80,9 +78,7 @@ func warnings(_ rt: VirtualRuntime) -> Set<String> {
         .pending, .evaluatingConditions, .ready, .executing, .finishing, .finished,
       ])
     #expect(
-      rt.events.first {
-        $0.kind == .state(operation: "report", from: .pending, to: .evaluatingConditions)
-      }?.time == 4)
+      rt.transitionTime("report", from: .pending, to: .evaluatingConditions) == 4)
     #expect(rt.started("report") == 10)
     #expect(rt.finished("report") == 16)
   }
@@ -141,9 +137,7 @@ func warnings(_ rt: VirtualRuntime) -> Set<String> {
   @Test func conditionsSatisfiedFailedAndProduced() throws {
     let rt = try play("conditions")
     #expect(
-      rt.events.first {
-        $0.kind == .state(operation: "showFeed", from: .evaluatingConditions, to: .ready)
-      }?.time == 2)
+      rt.transitionTime("showFeed", from: .evaluatingConditions, to: .ready) == 2)
     #expect(rt.started("postComment") == nil)
     #expect(
       rt.events.contains {

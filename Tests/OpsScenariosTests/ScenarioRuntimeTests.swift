@@ -8,7 +8,7 @@ import Testing
   /// (time, operation, queue) of each operationAdded event.
   func added(_ rt: VirtualRuntime) -> [String] {
     rt.events.compactMap {
-      guard case .operationAdded(let op, let q, _, _, _, _, _, _) = $0.kind else { return nil }
+      guard case .operationAdded(let op, let q, _, _, _, _, _, _, _) = $0.kind else { return nil }
       return "\(formatSeconds($0.time)) \(op)@\(q)"
     }
   }

@@ -8,8 +8,6 @@ public struct BoardHistory: Sendable {
   public let perOperation: Int
   /// Models in increasing `lastSeq`, starting with the empty model.
   public private(set) var checkpoints: [BoardModel] = [BoardModel()]
-  /// The analysis at each checkpoint, when recorded with one (same indices as `checkpoints`).
-  public private(set) var analyses: [BoardAnalysis] = [BoardAnalysis()]
   private var next: Int
 
   public init(interval: Int = 1024, perOperation: Int = 4) {
@@ -22,33 +20,7 @@ public struct BoardHistory: Sendable {
   public mutating func record(_ model: BoardModel) {
     guard model.lastSeq >= next else { return }
     checkpoints.append(model)
-    analyses = []
     next = model.lastSeq + max(interval, perOperation * model.operations.count)
-  }
-
-  /// Call after each event is folded into both the model and the analysis.
-  public mutating func record(_ model: BoardModel, _ analysis: BoardAnalysis) {
-    guard model.lastSeq >= next else { return }
-    let keepsAnalyses = analyses.count == checkpoints.count
-    checkpoints.append(model)
-    if keepsAnalyses { analyses.append(analysis) } else { analyses = [] }
-    next = model.lastSeq + max(interval, perOperation * model.operations.count)
-  }
-
-  /// The model and analysis after the first `count` events of `log`, from the nearest checkpoint.
-  public func moment(afterEvents count: Int, log: ArraySlice<LogEntry>) -> (
-    model: BoardModel, analysis: BoardAnalysis
-  ) {
-    let n = min(max(0, count), log.count)
-    let i = checkpointIndex(atOrBefore: n)
-    var model = checkpoints[i]
-    var analysis = analyses.count == checkpoints.count ? analyses[i] : BoardAnalysis()
-    let analysisStart = analyses.count == checkpoints.count ? model.lastSeq : 0
-    for entry in log[analysisStart..<n] {
-      if entry.seq > model.lastSeq { model.apply(entry.event) }
-      analysis.apply(entry.event)
-    }
-    return (model, analysis)
   }
 
   private func checkpointIndex(atOrBefore n: Int) -> Int {

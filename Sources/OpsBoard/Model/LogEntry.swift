@@ -1,62 +1,15 @@
 import OpsEngine
 
-/// Why a transition happened, derived from the events before it. Kept as data (not text) so folding a
-/// million events formats nothing; the text is made only for the lines on screen.
-public enum LogCause: Sendable, Equatable {
-  case added(queue: String)
-  /// The last unfinished dependency finished (`of` is how many dependencies there are).
-  case dependencyFinished(String, of: Int)
-  case noDependencies
-  case queueResumed(String)
-  /// Cancelling a waiting operation makes it ready at once (Foundation), so its queue can finish it.
-  case cancelled
-  case conditionsSatisfied
-  case conditionFailed(String)
-  case slotFreed(by: String)
-  case limitRaised(queue: String, to: Int?)
-  case freeSlot(queue: String, executing: Int, limit: Int?)
-  case lockAcquired(category: String)
-  case workDone
-  case workFailed(String)
-  case cancelledWhileExecuting(CancelCause)
-  /// Cancelled, the work ran to its end anyway: it never checked isCancelled.
-  case ranDespiteCancel
-  case skipsMain
-  case childrenFinished
-
-  public var text: String {
-    switch self {
-    case .added(let q): "added to \(q)"
-    case .dependencyFinished(let d, let n):
-      n == 1 ? "\(d) finished" : "\(d) finished (the last of \(n) dependencies)"
-    case .noDependencies: "no dependencies to wait for"
-    case .queueResumed(let q): "\(q) resumed"
-    case .cancelled: "cancelled, so ready at once: its queue must still start it to finish it"
-    case .conditionsSatisfied: "all conditions satisfied"
-    case .conditionFailed(let c): "condition \(c) failed, so it is cancelled"
-    case .slotFreed(let d): "\(d) finished, freeing a slot"
-    case .limitRaised(let q, let v): "\(q) limit raised to \(v.map(String.init) ?? "∞")"
-    case .freeSlot(let q, let n, let limit):
-      "\(q) had a free slot (\(n)/\(limit.map(String.init) ?? "∞") executing)"
-    case .lockAcquired(let c): "got the \(c) exclusivity lock"
-    case .workDone: "work done"
-    case .workFailed(let e): "work failed: \(e)"
-    case .cancelledWhileExecuting(let c):
-      c == .timeout
-        ? "timed out: the work noticed and stopped"
-        : "cancelled: the work noticed and stopped early"
-    case .ranDespiteCancel: "work ran to its end although cancelled: it never checked isCancelled"
-    case .skipsMain:
-      "cancelled before it started: its queue starts it, it skips main() and finishes"
-    case .childrenFinished: "all its children finished"
-    }
-  }
-}
-
-/// One line of the event log: the event and, for a transition, its cause.
+/// One line of the event log: the event, whose text (a transition's cause included) is the engine's.
 public struct LogEntry: Sendable, Equatable {
   public let event: Event
-  public let cause: LogCause?
+
+  public init(event: Event) { self.event = event }
+
+  /// The cause of a transition, as the engine stated it.
+  public var cause: StateCause? {
+    if case .state(_, _, _, let c) = event.kind { c } else { nil }
+  }
 
   public var seq: Int { event.seq }
   public var time: Double { event.time }
@@ -68,7 +21,7 @@ public struct LogEntry: Sendable, Equatable {
   /// the transition before them said, so the small log pane leaves them out.
   public var isBookkeeping: Bool {
     switch event.kind {
-    case .didStart, .willFinish, .didFinish, .state(_, .finishing, .finished): true
+    case .didStart, .willFinish, .didFinish, .state(_, .finishing, .finished, _): true
     default: false
     }
   }
@@ -76,8 +29,6 @@ public struct LogEntry: Sendable, Equatable {
   /// What happened, in plain words, without time or subject.
   public var message: String {
     switch event.kind {
-    case .state(_, let from, let to):
-      return "\(from.rawValue) → \(to.rawValue)" + (cause.map { ": " + $0.text } ?? "")
     case .command(let c, let target, let value, let source):
       let mark =
         switch source {

@@ -98,7 +98,7 @@ extension BoardRenderer {
     let plan = ColumnPlan(
       width: r.width,
       // Room for the warning mark after a name, once anything is warned.
-      longestName: model.longestOperationName + (analysis.warnings.isEmpty ? 0 : 2),
+      longestName: model.longestOperationName + (model.warnings.isEmpty ? 0 : 2),
       longestQueue: model.longestQueueName)
     for c in plan.columns {
       if c.column == .time {
@@ -142,7 +142,7 @@ extension BoardRenderer {
   }
 
   mutating func drawOperationRow(
-    _ op: OperationRow, plan: ColumnPlan, x x0: Int, y: Int, width: Int, selected: Bool
+    _ op: OperationInfo, plan: ColumnPlan, x x0: Int, y: Int, width: Int, selected: Bool
   ) {
     stats.operationRowsDrawn += 1
     canvas.put(selected ? "›" : " ", x: x0, y: y, style: .bold)
@@ -151,7 +151,7 @@ extension BoardRenderer {
       let w = c.width
       switch c.column {
       case .name:
-        let warned = !analysis.warnings(for: op.name).isEmpty
+        let warned = !model.warnings(about: op.name).isEmpty
         canvas.put(
           op.name, x: x, y: y, width: warned ? w - 2 : w, style: selected ? .bold : .plain)
         if warned {
@@ -207,7 +207,7 @@ extension BoardRenderer {
   }
 
   /// `✓2…1`: finished and waiting dependencies (`2/3` in ASCII), or `cycle`.
-  mutating func drawDependencyMarks(_ op: OperationRow, x: Int, y: Int, width: Int) {
+  mutating func drawDependencyMarks(_ op: OperationInfo, x: Int, y: Int, width: Int) {
     guard !op.dependencies.isEmpty else { return }
     if op.inCycle && op.state < .ready {
       canvas.put("cycle", x: x, y: y, width: width, style: Style(fg: .red, attrs: .bold))

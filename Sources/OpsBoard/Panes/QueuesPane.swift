@@ -113,7 +113,7 @@ extension BoardRenderer {
   /// `why: rateApp: waiting for the Alert exclusivity lock held by banner`, from the engine replica.
   mutating func drawExplanation(_ r: Rect, _ ui: BoardUIState) {
     guard let op = selectedRow(ui) else { return }
-    let text = Self.explanation(of: op, in: analysis)
+    let text = Self.explanation(of: op, in: model)
     var x = r.x + 1
     x += canvas.put("why ", x: x, y: r.y, style: .title)
     x += canvas.put(op.name + ": ", x: x, y: r.y, width: r.maxX - x, style: .bold)
@@ -121,8 +121,8 @@ extension BoardRenderer {
   }
 
   /// The replica's one-line explanation, or what the operation is doing when nothing holds it.
-  static func explanation(of op: OperationRow, in analysis: BoardAnalysis) -> String {
-    if let why = analysis.whyWaiting(op.name) { return why }
+  static func explanation(of op: OperationInfo, in model: BoardModel) -> String {
+    if let why = model.whyWaiting(op.name) { return why }
     switch op.state {
     case .executing: return "executing: nothing holds it"
     case .finishing: return "finishing: its observers are being told"

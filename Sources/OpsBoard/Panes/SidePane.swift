@@ -62,7 +62,7 @@ extension BoardRenderer {
   }
 
   /// One line per condition with its status, then the errors.
-  mutating func drawConditionsAndErrors(_ op: OperationRow, in r: Rect) {
+  mutating func drawConditionsAndErrors(_ op: OperationInfo, in r: Rect) {
     var y = r.y
     if op.conditions.isEmpty && op.errors.isEmpty {
       canvas.put(" no conditions, no errors", x: r.x, y: y, width: r.width, style: .dim)
@@ -82,7 +82,7 @@ extension BoardRenderer {
 
   /// The operations it waits for on the left, those waiting for it on the right, joined by edges in
   /// the colour of the dependency's state (green once it finished).
-  mutating func drawDependencyGraph(_ op: OperationRow, in r: Rect) {
+  mutating func drawDependencyGraph(_ op: OperationInfo, in r: Rect) {
     guard r.height > 0, r.width > 20 else { return }
     if op.dependencies.isEmpty && op.dependents.isEmpty {
       canvas.put(

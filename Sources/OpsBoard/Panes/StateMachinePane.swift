@@ -14,7 +14,7 @@ enum StateMachineDiagram {
     .finished: 12,
   ]
 
-  static func draw(_ op: OperationRow?, in r: Rect, canvas: inout Canvas) {
+  static func draw(_ op: OperationInfo?, in r: Rect, canvas: inout Canvas) {
     let trunk = r.x + 1
     let branch = r.x + 25
     let last = op?.lastTransition

@@ -13,7 +13,6 @@ struct RenderStats: Equatable {
 /// story), the UI state (what the user looks at) and the key map (what keys do).
 struct BoardRenderer {
   let model: BoardModel
-  let analysis: BoardAnalysis
   let info: PlaybackInfo
   let notes: String
   /// The whole log so far (the model keeps only the newest entries).
@@ -25,12 +24,11 @@ struct BoardRenderer {
   var stats = RenderStats()
 
   init(
-    model: BoardModel, analysis: BoardAnalysis, info: PlaybackInfo, notes: String,
+    model: BoardModel, info: PlaybackInfo, notes: String,
     fullLog: ArraySlice<LogEntry>, workSettings: [String: String], keyMap: KeyMap,
     width: Int, height: Int, ascii: Bool
   ) {
     self.model = model
-    self.analysis = analysis
     self.workSettings = workSettings
     self.info = info
     self.notes = notes
@@ -89,7 +87,7 @@ struct BoardRenderer {
   }
 
   /// The selected operation, if the list shows any.
-  func selectedRow(_ ui: BoardUIState) -> OperationRow? {
+  func selectedRow(_ ui: BoardUIState) -> OperationInfo? {
     guard ui.operations.count(model) > 0, ui.selectedOperation < model.operations.count else {
       return nil
     }
@@ -139,7 +137,7 @@ struct BoardRenderer {
       playback = "▶ playing"
     }
     let helpKey = keyMap.binding(for: .help)?.keys.first?.label(ascii: ascii) ?? "?"
-    let warningCount = analysis.warnings.count
+    let warningCount = model.warnings.count
     let warnings = warningCount > 0 ? "\(ascii ? "!" : "⚠") \(warningCount)   " : ""
     let right =
       "\(warnings)t \(clockText(model.now))s   \(Vocabulary.speed(info.speed))   \(playback)   \(helpKey) help "

@@ -51,21 +51,22 @@ enum StateLook {
 
 /// Marks for conditions, in the table and the detail view.
 enum ConditionLook {
-  static func glyph(_ s: ConditionRow.Status, ascii: Bool) -> Character {
+  static func glyph(_ s: ConditionInfo.Status, ascii: Bool) -> Character {
     switch s {
     case .waiting: ascii ? "." : "·"
     case .evaluating: ascii ? "?" : "◐"
     case .satisfied: ascii ? "+" : "✓"
     case .failed: ascii ? "x" : "✗"
+    case .abandoned: ascii ? "-" : "–"
     case .waitingForExclusivity: ascii ? "w" : "⊘"
     case .holdsLock: ascii ? "L" : "◆"
     case .released: ascii ? "-" : "◇"
     }
   }
 
-  static func style(_ s: ConditionRow.Status) -> Style {
+  static func style(_ s: ConditionInfo.Status) -> Style {
     switch s {
-    case .waiting, .released: .dim
+    case .waiting, .released, .abandoned: .dim
     case .evaluating: Style(fg: .magenta, attrs: .underline)
     case .satisfied: Style(fg: .green)
     case .failed: Style(fg: .red, attrs: .bold)
@@ -74,12 +75,13 @@ enum ConditionLook {
     }
   }
 
-  static func word(_ s: ConditionRow.Status) -> String {
+  static func word(_ s: ConditionInfo.Status) -> String {
     switch s {
     case .waiting: "not evaluated yet"
     case .evaluating: "evaluating"
     case .satisfied: "satisfied"
     case .failed: "failed"
+    case .abandoned: "never evaluated"
     case .waitingForExclusivity: "waiting for exclusivity"
     case .holdsLock: "holds the lock"
     case .released: "lock released"
@@ -87,7 +89,7 @@ enum ConditionLook {
   }
 
   /// What a condition row says: `loggedIn: satisfied`, `Alert lock: waiting, held by banner`.
-  static func describe(_ c: ConditionRow) -> String {
+  static func describe(_ c: ConditionInfo) -> String {
     var text = c.displayName + ": "
     switch c.status {
     case .waitingForExclusivity: text += "waiting" + (c.holder.map { ", held by \($0)" } ?? "")

@@ -3,7 +3,7 @@ import OpsEngine
 /// Keys that change the engine. Each goes through `runtime.perform(_:source: .key)`, so it is logged as
 /// a command before its effects; a command that cannot apply says why in the status line.
 extension BoardSession {
-  private var currentQueue: QueueRow? {
+  private var currentQueue: QueueInfo? {
     ui.selectedQueue < model.queues.count ? model.queues[ui.selectedQueue] : nil
   }
 

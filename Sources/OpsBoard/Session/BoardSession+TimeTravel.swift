@@ -14,12 +14,9 @@ extension BoardSession {
       replay = nil
       return
     }
-    var (model, analysis) = history.moment(afterEvents: n, log: log[...])
-    if let t = time {
-      model.advanceClock(to: t)
-      analysis.check(at: model.now)
-    }
-    replay = ReplayState(position: n, time: model.now, model: model, analysis: analysis)
+    var model = history.model(afterEvents: n, log: log)
+    if let t = time { model.advanceClock(to: t) }
+    replay = ReplayState(position: n, time: model.now, model: model)
   }
 
   /// The number of events at or before virtual time `t`.

@@ -11,11 +11,8 @@ public final class BoardSession: InteractiveBoard {
   public private(set) var paused: Bool
   /// What the board shows: every event revealed so far, folded; while replaying, the moment shown.
   public var model: BoardModel { replay?.model ?? liveModel }
-  /// The engine's analysis (explanations, warnings) of the same moment as `model`.
-  public var analysis: BoardAnalysis { replay?.analysis ?? liveAnalysis }
   /// Every event revealed so far, folded (the present, whatever time travel shows).
   public private(set) var liveModel = BoardModel()
-  public private(set) var liveAnalysis = BoardAnalysis()
   /// Set while paused and looking at an earlier moment (time travel).
   public internal(set) var replay: ReplayState?
   /// Whether Space, while replaying, resumes from the moment shown or from the present.
@@ -117,7 +114,6 @@ public final class BoardSession: InteractiveBoard {
     runtime.advance(by: seconds)
     revealAll()
     liveModel.advanceClock(to: runtime.now)
-    liveAnalysis.check(at: liveModel.now)
   }
 
   public var nextFrameDelay: Double? {
@@ -127,11 +123,8 @@ public final class BoardSession: InteractiveBoard {
 
   /// Folds one event into the model and the log.
   private func show(_ event: Event) {
-    let entry = liveModel.apply(event)
-    liveAnalysis.apply(event)
-    if let revised = liveModel.revisedEntry, !log.isEmpty { log[log.count - 1] = revised }
-    log.append(entry)
-    history.record(liveModel, liveAnalysis)
+    log.append(liveModel.apply(event))
+    history.record(liveModel)
   }
 
   func revealAll() {
@@ -162,7 +155,6 @@ public final class BoardSession: InteractiveBoard {
     generation += 1
     runtime = makeRuntime()
     liveModel = BoardModel()
-    liveAnalysis = BoardAnalysis()
     replay = nil
     keyCommands = []
     log = []
@@ -194,7 +186,7 @@ public final class BoardSession: InteractiveBoard {
   public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
     screen = (width, height)
     var renderer = BoardRenderer(
-      model: model, analysis: analysis, info: playback, notes: notes,
+      model: model, info: playback, notes: notes,
       fullLog: log[..<(replay?.position ?? log.count)], workSettings: workSettings,
       keyMap: keyMap, width: width, height: height, ascii: ascii)
     let grid = renderer.render(&ui)

@@ -6,7 +6,6 @@ public struct ReplayState: Sendable {
   public let position: Int
   public let time: Double
   public let model: BoardModel
-  public let analysis: BoardAnalysis
 }
 
 /// Where Space resumes live play from while replaying.

@@ -61,7 +61,7 @@ extension BoardRenderer {
     }
   }
 
-  func detailLines(_ op: OperationRow, width: Int) -> [Pieces] {
+  func detailLines(_ op: OperationInfo, width: Int) -> [Pieces] {
     let now = model.now
     let heading = Style.title
     var lines: [Pieces] = []
@@ -86,7 +86,7 @@ extension BoardRenderer {
     }
     lines.append(state)
     if let p = op.producedBy { lines.append([("produced by \(p) while it executed", .dim)]) }
-    let why = Self.explanation(of: op, in: analysis)
+    let why = Self.explanation(of: op, in: model)
     // At most three lines: a barrier waiting for thousands names only the first of them.
     var whyLines = TextWrap.wrap(why, width: max(10, width - 5))
     if whyLines.count > 3 {
@@ -101,7 +101,7 @@ extension BoardRenderer {
         lines.append([(i == 0 ? "work  " : "      ", heading), (w, .plain)])
       }
     }
-    let warnings = analysis.warnings(for: op.name)
+    let warnings = model.warnings(about: op.name)
     if !warnings.isEmpty {
       lines.append([])
       lines.append([("Warnings (\(warnings.count))", Style.bad)])
@@ -189,7 +189,7 @@ extension BoardRenderer {
 extension BoardRenderer {
   /// The four NSOperation flags over time: one row per state entered (and the moment the cancelled
   /// flag was set), so the flags a KVO observer would have seen can be read off in order.
-  func flagLines(_ op: OperationRow) -> [Pieces] {
+  func flagLines(_ op: OperationInfo) -> [Pieces] {
     var lines: [Pieces] = [
       [("Flags over time", Style.title)],
       [("          isReady isExecuting isFinished isCancelled", .dim)],

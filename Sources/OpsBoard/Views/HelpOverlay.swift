@@ -35,7 +35,7 @@ extension BoardRenderer {
         }
           + [(StateLook.cancelledGlyph(ascii: ascii), "cancelled (a flag)", StateLook.cancelled)]))
     lines.append(.heading("Conditions"))
-    let statuses: [ConditionRow.Status] = [
+    let statuses: [ConditionInfo.Status] = [
       .waiting, .evaluating, .satisfied, .failed, .waitingForExclusivity, .holdsLock, .released,
     ]
     lines.append(

@@ -90,7 +90,7 @@ extension BoardRenderer {
           ? (ascii ? "D" : "→") : dependents.contains(op.name) ? (ascii ? "W" : "←") : " "
       canvas.set(
         mark, x: rows.x, y: y, style: isSelected ? .bold : Style(fg: .yellow, attrs: .bold))
-      let warned = !analysis.warnings(for: op.name).isEmpty
+      let warned = !model.warnings(about: op.name).isEmpty
       canvas.put(
         op.name, x: rows.x + 2, y: y, width: nameWidth - (warned ? 2 : 0),
         style: isSelected ? .bold : .plain)
@@ -130,7 +130,7 @@ extension BoardRenderer {
   }
 
   private mutating func drawTimelineTrack(
-    _ op: OperationRow, x: Int, y: Int, width: Int, start: Double, scale: TimelineScale,
+    _ op: OperationInfo, x: Int, y: Int, width: Int, start: Double, scale: TimelineScale,
     now: Double
   ) {
     var visit = 0
@@ -156,7 +156,7 @@ extension BoardRenderer {
           style: StateLook.style(.finished))
       }
     }
-    if let at = analysis.replica.operation(op.name)?.cancelledAt, at >= start {
+    if let at = op.cancelledAt, at >= start {
       let c = Int(((at - start) / scale.secondsPerColumn).rounded(.down))
       if c < width {
         canvas.set(

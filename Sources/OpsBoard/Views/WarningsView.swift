@@ -3,7 +3,7 @@ import OpsEngine
 extension BoardRenderer {
   /// Every warning the detector raised so far, oldest first, each with the sentence that teaches.
   mutating func drawWarnings(_ r: Rect, _ ui: inout BoardUIState) {
-    let warnings = analysis.warnings
+    let warnings = model.warnings
     canvas.titleRule(
       "Warnings · \(warnings.count)", in: r.rows(from: 0, count: 1), right: "Esc back")
     let rows = r.rows(from: 1, count: r.height - 1)
@@ -17,7 +17,7 @@ extension BoardRenderer {
     for w in warnings {
       lines.append([
         (clockText(w.time).leftPadded(7) + "  ", .dim), ((ascii ? "! " : "⚠ ") + w.subject, .bad),
-        ("  " + w.kind.rawValue, Style(fg: .yellow)),
+        ("  " + w.kind, Style(fg: .yellow)),
       ])
       for line in TextWrap.wrap(w.message, width: max(10, rows.width - 12)) {
         lines.append([("           " + line, .plain)])

@@ -1,0 +1,101 @@
+/// Dependency cycles, found as edges are linked. Adding "a depends on b" closes a cycle exactly when
+/// a is reachable from b along dependencies. The search runs from both ends at once (forward from b along
+/// dependencies, backward from a along dependents), always widening the smaller side, so a chain
+/// declared in either order costs a few steps per edge instead of the whole chain. Iterative: no stack
+/// depth grows with the graph.
+struct DependencyCycles {
+  /// Every cycle found, as operation ids in dependency order (each depends on the next, the last on
+  /// the first).
+  private(set) var found: [[Int]] = []
+  private var reported: [Bool] = []
+  private var byMember: [Int: [Int]] = [:]
+  private var keys = Set<[Int]>()
+
+  mutating func edgeAdded(from a: Int, to b: Int, in ops: [OperationRecord]) {
+    guard let cycle = Self.path(closing: a, b, in: ops) else { return }
+    let key = cycle.sorted()
+    guard keys.insert(key).inserted else { return }
+    let index = found.count
+    found.append(cycle)
+    reported.append(false)
+    for m in cycle { byMember[m, default: []].append(index) }
+  }
+
+  /// The cycles through `op` not reported yet; marks them reported.
+  mutating func unreported(through op: Int, in ops: [OperationRecord]) -> [[Int]] {
+    guard let indices = byMember[op] else { return [] }
+    var out: [[Int]] = []
+    for i in indices where !reported[i] {
+      // A cycle is only news while none of its members has finished (a cancel breaks it).
+      guard found[i].allSatisfy({ ops[$0].state != .finished }) else { continue }
+      reported[i] = true
+      // Start at `op`, as a reader expects the operation being added to come first.
+      let c = found[i]
+      let start = c.firstIndex(of: op) ?? 0
+      out.append(Array(c[start...] + c[..<start]))
+    }
+    return out
+  }
+
+  /// The cycle a → b → … → a that the new edge "a depends on b" closes, or nil.
+  static func path(closing a: Int, _ b: Int, in ops: [OperationRecord]) -> [Int]? {
+    if a == b { return [a] }
+    // forward[x]: the node x was reached from, going from b along dependencies.
+    var forward: [Int: Int] = [b: b]
+    // backward[x]: the node x was reached from, going from a along dependents (x depends on it).
+    var backward: [Int: Int] = [a: a]
+    var forwardFrontier = [b]
+    var backwardFrontier = [a]
+    var meet: Int?
+    while meet == nil, !forwardFrontier.isEmpty, !backwardFrontier.isEmpty {
+      if forwardFrontier.count <= backwardFrontier.count {
+        var next: [Int] = []
+        outer: for x in forwardFrontier {
+          for d in ops[x].dependencies where ops[d].state != .finished && forward[d] == nil {
+            forward[d] = x
+            if backward[d] != nil {
+              meet = d
+              break outer
+            }
+            next.append(d)
+          }
+        }
+        forwardFrontier = next
+      } else {
+        var next: [Int] = []
+        outer: for x in backwardFrontier {
+          for d in ops[x].dependents where ops[d].state != .finished && backward[d] == nil {
+            backward[d] = x
+            if forward[d] != nil {
+              meet = d
+              break outer
+            }
+            next.append(d)
+          }
+        }
+        backwardFrontier = next
+      }
+    }
+    guard let m = meet else { return nil }
+    // b … m along forward parents (reversed), then m … a along backward parents.
+    var head: [Int] = []
+    var x = m
+    while x != b {
+      head.append(x)
+      x = forward[x]!
+    }
+    head.append(b)
+    head.reverse()
+    var tail: [Int] = []
+    x = backward[m]!
+    if m != a {
+      while x != a {
+        tail.append(x)
+        x = backward[x]!
+      }
+    }
+    // The cycle reads a → b → … → m → … → (the one that depends on a) → a.
+    let body = (head + tail).filter { $0 != a }
+    return [a] + body
+  }
+}

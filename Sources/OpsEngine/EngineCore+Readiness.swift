@@ -1,0 +1,212 @@
+/// pending → evaluatingConditions → (exclusivity lock) → ready.
+///
+/// References: ProcedureKit `Sources/ProcedureKit/Procedure.swift` (conditions are evaluated once the
+/// procedure's dependencies have finished; a failure cancels it with the condition's error),
+/// `Condition.swift` (several conditions: the first failure decides; produced dependencies are
+/// dependencies of the evaluation), `MutualExclusion.swift` (locks requested after the conditions pass,
+/// granted FIFO per category). docs/SEMANTICS.md lists each rule with its line and test.
+extension EngineCore {
+  /// An operation in `pending` whose situation changed: cancelled, or maybe no longer waiting for
+  /// dependencies. `because` names what released it (nil: nothing in particular).
+  func considerPending(_ op: OperationRecord, because: StateCause?) {
+    guard op.state == .pending, let qid = op.queue else { return }
+    if op.cancelled {
+      makeReady(op, .cancelled(op.cancelCause ?? .command))
+      return
+    }
+    guard op.unfinishedDependencies == 0 else { return }
+    let why = because ?? .noDependencies
+    if op.spec.conditions.isEmpty {
+      requestLocks(op, then: why)
+    } else if queues[qid].suspended {
+      // Condition evaluation waits for the queue to resume.
+      if !queues[qid].awaitingEvaluation.contains(op.id) {
+        queues[qid].awaitingEvaluation.append(op.id)
+      }
+    } else {
+      startEvaluation(op, why)
+    }
+  }
+
+  private func startEvaluation(_ op: OperationRecord, _ why: StateCause) {
+    transition(op, to: .evaluatingConditions, why)
+    op.conditionsPending = op.spec.conditions.count
+    for (i, c) in op.spec.conditions.enumerated() {
+      if let d = op.producedDependencies[i], ops[d].state != .finished {
+        // Only this condition waits for what it produced (`login` for `loggedIn`).
+        op.conditionsAwaitingDependency.append(i)
+        emit(.conditionWaiting(operation: op.name, condition: c.label, dependency: ops[d].name))
+      } else {
+        emit(.conditionStarted(operation: op.name, condition: c.label))
+        host.evaluate(op, condition: i)
+      }
+    }
+  }
+
+  /// A condition's produced dependency finished: its condition is evaluated now.
+  func producedDependencyFinished(_ dep: OperationRecord) {
+    guard let (id, i) = dep.producedFor else { return }
+    let op = ops[id]
+    guard op.state == .evaluatingConditions, !op.cancelled,
+      let k = op.conditionsAwaitingDependency.firstIndex(of: i)
+    else { return }
+    op.conditionsAwaitingDependency.remove(at: k)
+    emit(.conditionStarted(operation: op.name, condition: op.spec.conditions[i].label))
+    host.evaluate(op, condition: i)
+  }
+
+  /// A condition's evaluation is over. `result` is the scripted/closure result before negation.
+  func conditionEvaluated(
+    _ op: OperationRecord, index: Int, result: ConditionResult, error: String?
+  ) {
+    guard op.state == .evaluatingConditions, !op.cancelled else { return }
+    let c = op.spec.conditions[index]
+    var outcome = result
+    var message = error
+    switch c.check {
+    case .scripted: break
+    case .noFailedDependencies:
+      // ProcedureKit `NoFailedDependenciesCondition.swift:41-58`: a dependency with errors (cancelled
+      // or not, or cancelled by its own failed condition) fails it first; otherwise a cancelled one.
+      let deps = op.dependencies.map { ops[$0] }
+      let failed = deps.filter { !$0.errors.isEmpty }
+      let cancelled = deps.filter(\.cancelled)
+      outcome = failed.isEmpty && cancelled.isEmpty ? .satisfied : .failed
+      message =
+        !failed.isEmpty
+        ? "dependency \(failed.map(\.name).joined(separator: ", ")) failed"
+        : cancelled.isEmpty
+          ? nil : "dependency \(cancelled.map(\.name).joined(separator: ", ")) was cancelled"
+    case .noCancelledDependencies:
+      let cancelled = op.dependencies.map { ops[$0] }.filter(\.cancelled)
+      outcome = cancelled.isEmpty ? .satisfied : .failed
+      message =
+        cancelled.isEmpty
+        ? nil : "dependency \(cancelled.map(\.name).joined(separator: ", ")) was cancelled"
+    }
+    if c.negated {
+      outcome = outcome == .satisfied ? .failed : .satisfied
+      message = outcome == .failed ? "\(c.name) was satisfied" : nil
+    }
+    if outcome == .failed { message = message ?? "condition \(c.name) failed" }
+    emit(.conditionResult(operation: op.name, condition: c.label, result: outcome, error: message))
+    if outcome == .failed {
+      // The first failure decides at once; outstanding evaluations are abandoned.
+      markCancelled(op, errors: [message ?? c.name], cause: .condition)
+      abandonProducedDependencies(of: op)
+      makeReady(op, .conditionFailed(c.label))
+      settle()
+      return
+    }
+    op.conditionsPending -= 1
+    guard op.conditionsPending == 0 else { return }
+    requestLocks(op, then: .conditionsSatisfied)
+    settle()
+  }
+
+  /// The outcome is known (or the operation was cancelled): produced dependencies still to run are
+  /// cancelled (ProcedureKit `Condition.swift`).
+  func abandonProducedDependencies(of op: OperationRecord) {
+    op.conditionsAwaitingDependency = []
+    for (_, d) in op.producedDependencies.sorted(by: { $0.key < $1.key }) {
+      let dep = ops[d]
+      if !dep.cancelled && dep.state < .finishing {
+        _ = cancel(dep, cause: .condition, settling: false)
+      }
+    }
+  }
+
+  func makeReady(_ op: OperationRecord, _ cause: StateCause) {
+    transition(op, to: .ready, cause)
+    guard let qid = op.queue else { return }
+    let q = queues[qid]
+    if op.spec.barrier {
+      barriers[qid].ready.insert(op: op.id, order: op.order)
+    } else {
+      q.ready[4 - priorityIndex(op.priority)].insert(op: op.id, order: op.order)
+    }
+    markDirty(q.id)
+  }
+
+  private func priorityIndex(_ p: QueuePriority) -> Int {
+    switch p {
+    case .veryLow: 0
+    case .low: 1
+    case .normal: 2
+    case .high: 3
+    case .veryHigh: 4
+    }
+  }
+
+  // MARK: - Mutual exclusivity (ProcedureKit `MutualExclusion.swift`)
+
+  /// Conditions passed: take the locks of its categories, or join the line for them. It becomes ready
+  /// only once it holds them all, so an operation waiting for a queue slot already holds its place.
+  func requestLocks(_ op: OperationRecord, then cause: StateCause) {
+    if op.spec.exclusivity.isEmpty || op.cancelled {
+      makeReady(op, cause)
+      return
+    }
+    for cat in op.spec.exclusivity {
+      var l = locks[cat, default: CategoryLock()]
+      if !l.waiters.contains(op.id) { l.waiters.append(op.id) }
+      locks[cat] = l
+    }
+    if canAcquire(op) {
+      acquire(op)
+      makeReady(op, cause)
+      return
+    }
+    op.waitingForLocks = true
+    for cat in op.spec.exclusivity {
+      let l = locks[cat]!
+      if let blocker = l.holder ?? l.waiters.first, blocker != op.id {
+        emit(.exclusivityWaiting(operation: op.name, category: cat, holder: ops[blocker].name))
+      }
+    }
+  }
+
+  private func canAcquire(_ op: OperationRecord) -> Bool {
+    op.spec.exclusivity.allSatisfy { cat in
+      let l = locks[cat, default: CategoryLock()]
+      return l.holder == nil && l.waiters.first == op.id
+    }
+  }
+
+  private func acquire(_ op: OperationRecord) {
+    for cat in op.spec.exclusivity {
+      locks[cat]!.holder = op.id
+      locks[cat]!.waiters.removeFirst()
+      emit(.exclusivityAcquired(operation: op.name, category: cat))
+    }
+    op.holdsLocks = true
+    op.waitingForLocks = false
+  }
+
+  /// Gives back its locks (finished) or its places in line (cancelled while waiting), then grants the
+  /// locks to whoever is first in line.
+  func releaseLocks(_ op: OperationRecord) {
+    if op.waitingForLocks {
+      for cat in op.spec.exclusivity { locks[cat]?.waiters.removeAll { $0 == op.id } }
+      op.waitingForLocks = false
+    }
+    if op.holdsLocks {
+      op.holdsLocks = false
+      for cat in op.spec.exclusivity {
+        locks[cat]?.holder = nil
+        emit(.exclusivityReleased(operation: op.name, category: cat))
+      }
+    }
+    grantWaiting(in: op.spec.exclusivity)
+  }
+
+  private func grantWaiting(in categories: [String]) {
+    for cat in categories {
+      guard let first = locks[cat]?.waiters.first else { continue }
+      let w = ops[first]
+      guard w.waitingForLocks, canAcquire(w) else { continue }
+      acquire(w)
+      makeReady(w, .lockAcquired(category: cat))
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/// ready → executing: Foundation's `_schedule` (swift-corelibs-foundation
+/// `Sources/Foundation/Operation.swift`): barriers first, then priorities from veryHigh to veryLow, FIFO
+/// within each, until no slot is left; a suspended queue starts nothing.
+extension EngineCore {
+  func markDirty(_ qid: Int) {
+    if dirtySet.insert(qid).inserted { work.append(.schedule(queue: qid)) }
+  }
+
+  /// Runs queue scheduling until nothing more can start. Reentrancy-safe: nested calls return at once.
+  func settle() {
+    guard !settling else { return }
+    settling = true
+    defer { settling = false }
+    while workHead < work.count {
+      let item = work[workHead]
+      workHead += 1
+      let q: QueueRecord
+      switch item {
+      case .schedule(let qid):
+        dirtySet.remove(qid)
+        q = queues[qid]
+      case .release(let qid, let by):
+        q = queues[qid]
+        q.executing -= 1
+        q.roomMaker = .slotFreed(by: ops[by].name)
+      case .openGate(let qid):
+        barriers[qid].gate = nil
+        let held = barriers[qid].held
+        barriers[qid].held = []
+        for id in held { dispatch(ops[id], on: queues[qid]) }
+        continue
+      }
+      for op in schedule(q) { dispatch(op, on: q) }
+    }
+    work.removeAll(keepingCapacity: true)
+    workHead = 0
+  }
+
+  private func schedule(_ q: QueueRecord) -> [OperationRecord] {
+    defer { q.roomMaker = nil }
+    guard !q.suspended else { return [] }
+    var slots = q.limit == Int.max ? Int.max : q.limit - q.executing
+    var started: [OperationRecord] = []
+    func take(_ op: OperationRecord) {
+      op.tookSlot = true
+      q.executing += 1
+      if slots != Int.max { slots -= 1 }
+      op.startCause = .started(
+        queue: q.name, slot: q.executing, limit: q.maxConcurrent, after: q.roomMaker)
+      started.append(op)
+    }
+    while slots > 0, !barriers[q.id].ready.isEmpty {
+      let i = barriers[q.id].ready.indices.lowerBound
+      let op = ops[barriers[q.id].ready[i]]
+      barriers[q.id].ready.remove(at: i)
+      barriers[q.id].waiting.removeAll { $0 == op.id }
+      take(op)
+    }
+    for p in 0..<5 where slots > 0 {
+      while slots > 0, !q.ready[p].isEmpty {
+        let i = q.ready[p].indices.lowerBound
+        let op = ops[q.ready[p][i]]
+        q.ready[p].remove(at: i)
+        take(op)
+      }
+    }
+    return started
+  }
+
+  /// The queue hands a dispatched operation to its dispatch queue: it begins at once, unless a barrier
+  /// is executing there, in which case it keeps its slot and begins once the barrier is over.
+  func dispatch(_ op: OperationRecord, on q: QueueRecord) {
+    if barriers[q.id].gate != nil {
+      barriers[q.id].held.append(op.id)
+    } else {
+      begin(op, on: q)
+    }
+  }
+
+  private func begin(_ op: OperationRecord, on q: QueueRecord) {
+    op.started = true
+    if op.cancelled {
+      // Foundation: a cancelled operation is started by its queue, skips main() and finishes.
+      finish(op, .skippedMain)
+      return
+    }
+    if op.spec.barrier { barriers[q.id].gate = op.id }
+    transition(
+      op, to: .executing,
+      op.startCause
+        ?? .started(queue: q.name, slot: max(1, q.executing), limit: q.maxConcurrent, after: nil))
+    emit(.didStart(operation: op.name))
+    if let t = op.spec.timeout { host.schedule(after: t, .timeout(op: op.id)) }
+    if op.kind == .group { startGroup(op) }
+    host.execute(op)
+  }
+}

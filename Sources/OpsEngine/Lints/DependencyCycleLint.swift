@@ -1,0 +1,15 @@
+/// Operations in a dependency cycle never become ready; OperationQueue never says so.
+public struct DependencyCycleLint: Lint {
+  public let kind = "dependencyCycle"
+  public let summary = "an operation is part of a dependency cycle"
+  public let teaching =
+    "None of them can ever become ready and OperationQueue never reports it: the operations simply "
+    + "never run. Cancelling one member breaks the cycle."
+
+  public init() {}
+
+  public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
+    guard case .cycleDetected(let ops) = event.kind else { return }
+    for o in ops { out.raise(o, "\(o) is in a dependency cycle (\(Projection.cycleText(ops))).") }
+  }
+}

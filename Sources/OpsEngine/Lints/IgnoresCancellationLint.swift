@@ -1,0 +1,44 @@
+/// Cancelled while executing, the operation kept executing: its work does not check isCancelled.
+public struct IgnoresCancellationLint: Lint {
+  public let kind = "ignoresCancellation"
+  public let summary = "an operation kept executing for a while after it was cancelled"
+  public let teaching = "Its work never checks isCancelled, so cancel() only set a flag."
+  /// Seconds an operation may keep executing after being cancelled before it is flagged.
+  public static let grace = 1.0
+
+  private var deadlines = DeadlineSet()
+
+  public init() {}
+
+  public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
+    switch event.kind {
+    case .cancelled(let o, _, _):
+      if p.operation(named: o)?.state == .executing { deadlines.set(o, at: event.time + Self.grace) }
+    case .state(let o, .executing, .finishing, let cause):
+      deadlines.remove(o)
+      // Caught at the finish too: the work ran to its end well after the cancel.
+      if cause == .ranDespiteCancel, let op = p.operation(named: o), let c = op.cancelledAt,
+        event.time - c > Self.grace
+      {
+        out.raise(o, detail(o, c))
+      }
+    default:
+      break
+    }
+  }
+
+  public mutating func nextDeadline() -> Double? { deadlines.earliest() }
+
+  public mutating func check(at time: Double, in p: Projection, _ out: inout LintOutput) {
+    for o in deadlines.due(at: time) {
+      guard let op = p.operation(named: o), op.state == .executing, let c = op.cancelledAt else {
+        continue
+      }
+      out.raise(o, detail(o, c))
+    }
+  }
+
+  private func detail(_ o: String, _ cancelledAt: Double) -> String {
+    "\(o) was cancelled at \(fixed3(cancelledAt))s and kept executing."
+  }
+}

@@ -1,0 +1,45 @@
+/// A lint: something that went wrong or will, detected from the projection and published as a
+/// `warning` event at the time of the event that raised it (tokio-console's `Warn`). Each lint is one
+/// file in this folder and one line in `Lints.standard`.
+public protocol Lint: Sendable {
+  /// The warning's kind in events (`ignoresCancellation`).
+  var kind: String { get }
+  /// What it detects, in one line.
+  var summary: String { get }
+  /// What to do about it: the sentence that ends every message of this kind.
+  var teaching: String { get }
+  /// Looks at the projection right after `event` was folded into it.
+  mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput)
+  /// The earliest time this lint must look again though no event happens (time-based lints), or nil.
+  mutating func nextDeadline() -> Double?
+  /// A deadline it asked for is due (the projection's clock is `time`).
+  mutating func check(at time: Double, in projection: Projection, _ out: inout LintOutput)
+}
+
+extension Lint {
+  public mutating func nextDeadline() -> Double? { nil }
+  public mutating func check(at time: Double, in projection: Projection, _ out: inout LintOutput) {}
+}
+
+/// What a lint found: subjects with the specifics of each finding. The publisher raises each
+/// (kind, subject) once.
+public struct LintOutput {
+  public private(set) var findings: [(subject: String, detail: String)] = []
+
+  public init() {}
+
+  public mutating func raise(_ subject: String, _ detail: String) {
+    findings.append((subject, detail))
+  }
+}
+
+/// The lints every runtime runs unless told otherwise.
+public enum Lints {
+  public static var standard: [any Lint] {
+    [
+      DependencyCycleLint(), ConditionFailedLint(), CancelledTooLateLint(),
+      RanAfterFailedDependencyLint(), IgnoresCancellationLint(), NeverFinishesLint(),
+      StarvedLint(), SuspendedQueueIdleLint(), CancelledOnSuspendedQueueLint(),
+    ]
+  }
+}

@@ -1,0 +1,45 @@
+/// An operation executing far longer than expected: typically an async operation that never calls
+/// finish, holding its queue slot forever.
+public struct NeverFinishesLint: Lint {
+  public let kind = "neverFinishes"
+  public let summary = "an operation has been executing far longer than expected"
+  public let teaching =
+    "An asynchronous operation that never calls finish holds its queue slot forever."
+  /// Flagged after max(`factor` × expected, `minimum`) seconds of executing.
+  public static let factor = 3.0
+  public static let minimum = 5.0
+
+  private var deadlines = DeadlineSet()
+
+  public init() {}
+
+  public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
+    switch event.kind {
+    case .state(let o, _, .executing, _):
+      guard let op = p.operation(named: o), op.kind != .group else { return }
+      deadlines.set(o, at: event.time + Self.limit(for: op))
+    case .state(let o, .executing, _, _):
+      deadlines.remove(o)
+    default:
+      break
+    }
+  }
+
+  static func limit(for op: OperationInfo) -> Double {
+    max(factor * max(op.work ?? 1, 1), minimum)
+  }
+
+  public mutating func nextDeadline() -> Double? { deadlines.earliest() }
+
+  public mutating func check(at time: Double, in p: Projection, _ out: inout LintOutput) {
+    for o in deadlines.due(at: time) {
+      guard let op = p.operation(named: o), op.state == .executing, let s = op.startedAt else {
+        continue
+      }
+      out.raise(
+        o,
+        "\(o) has been executing for \(fixed3(time - s))s, far longer than expected "
+          + "(\(fixed3(max(op.work ?? 1, 1)))s).")
+    }
+  }
+}

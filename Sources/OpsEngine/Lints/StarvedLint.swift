@@ -1,0 +1,25 @@
+/// A ready operation overtaken again and again by higher priorities.
+public struct StarvedLint: Lint {
+  public let kind = "starved"
+  public let summary = "a ready operation keeps being overtaken by higher priorities"
+  public let teaching = "A steady stream of higher priorities can starve it."
+  /// Overtaken this many times while ready counts as starved.
+  public static let threshold = 4
+
+  public init() {}
+
+  public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
+    // Only a start can overtake: look at the waiting members of that queue.
+    guard case .state(let o, _, .executing, _) = event.kind, let started = p.operation(named: o)
+    else { return }
+    for op in p.members(of: started.queue) {
+      guard op.state == .ready, !op.cancelled, op.overtakenBy.count >= Self.threshold else {
+        continue
+      }
+      out.raise(
+        op.name,
+        "\(op.name) (\(op.priority.rawValue)) has been ready since \(fixed3(op.readySince ?? event.time))s "
+          + "while \(op.overtakenBy.count) higher-priority operations started before it.")
+    }
+  }
+}

@@ -1,0 +1,88 @@
+extension Projection {
+  /// Why an operation is not executing, in one line computed from the projection. Nil for an
+  /// operation that is executing or finished (nothing to explain) or unknown.
+  public func whyWaiting(_ name: String) -> String? {
+    guard let op = operation(named: name), let q = queue(named: op.queue) else { return nil }
+    switch op.state {
+    case .executing, .finishing, .finished:
+      return nil
+    case .initialized:
+      return op.cancelled
+        ? "cancelled outside any queue: it will never finish until a queue starts it"
+        : "just added to \(q.name): it becomes pending at once"
+    case .pending:
+      if let cycle = cycle(containing: name) {
+        return "part of a dependency cycle \(Self.cycleText(cycle)): none of them can ever start"
+      }
+      // A dependency may not be on any queue yet: the projection then has never heard of it.
+      let waiting = op.dependencies.compactMap { d -> String? in
+        guard let dep = operation(named: d) else { return "\(d) (not added to a queue yet)" }
+        return dep.state == .finished ? nil : "\(d) (\(dep.state.rawValue))"
+      }
+      if !waiting.isEmpty {
+        return
+          "waiting for \(waiting.count == 1 ? "its dependency" : "dependencies") \(waiting.joined(separator: ", "))"
+      }
+      if let lock = op.waitingForLock {
+        return lockText(lock)
+      }
+      if q.suspended && op.conditions.contains(where: { !$0.isLock }) {
+        return "its queue \(q.name) is suspended: condition evaluation waits until it resumes"
+      }
+      return "its dependencies have finished; it moves on at once"
+    case .evaluatingConditions:
+      if let lock = op.waitingForLock { return "its conditions passed; " + lockText(lock) }
+      let waiting = op.conditions.filter { $0.status == .waiting && $0.dependency != nil }.map {
+        "\($0.name) waits for \($0.dependency!) (\(operation(named: $0.dependency!)?.state.rawValue ?? "not added"))"
+      }
+      let evaluating = op.conditions.filter { $0.status == .evaluating }.map(\.name)
+      var parts: [String] = []
+      if !evaluating.isEmpty {
+        parts.append(
+          "evaluating condition\(evaluating.count == 1 ? "" : "s") \(evaluating.joined(separator: ", "))")
+      }
+      parts += waiting
+      return parts.isEmpty ? "its conditions are being evaluated" : parts.joined(separator: "; ")
+    case .ready:
+      let prefix =
+        op.cancelled ? "cancelled, waiting for its queue to start it so it can finish: " : ""
+      return prefix + readyReason(op, q)
+    }
+  }
+
+  /// `a → b → c → a`: each waits for the next.
+  public static func cycleText(_ cycle: [String]) -> String {
+    (cycle + [cycle.first ?? ""]).joined(separator: " → ")
+  }
+
+  private func lockText(_ lock: (category: String, holder: String)) -> String {
+    if let holder = lockHolders[lock.category] {
+      return "waiting for the \(lock.category) exclusivity lock held by \(holder)"
+    }
+    return "waiting in line for the \(lock.category) exclusivity lock behind \(lock.holder)"
+  }
+
+  private func readyReason(_ op: OperationInfo, _ q: QueueInfo) -> String {
+    if q.suspended { return "its queue \(q.name) is suspended" }
+    if q.maxConcurrent == 0 {
+      return "\(q.name) allows 0 at a time (maxConcurrent 0): nothing starts there"
+    }
+    // Foundation starts the highest priority first, FIFO within a priority.
+    let ahead = members(of: q.name).filter {
+      $0.state == .ready && $0.name != op.name
+        && ($0.priority.value > op.priority.value
+          || ($0.priority == op.priority && $0.index < op.index))
+    }
+    let aheadText =
+      ahead.prefix(4).map { "\($0.name) (\($0.priority.rawValue))" }.joined(separator: ", ")
+      + (ahead.count > 4 ? " and \(ahead.count - 4) more" : "")
+    if q.isAtLimit {
+      let running = executing(in: q.name).map(\.name)
+      return "\(q.name) is at its limit: \(q.executing)/\(q.limitText) executing: "
+        + running.prefix(6).joined(separator: ", ") + (running.count > 6 ? ", …" : "")
+        + (ahead.isEmpty ? "" : "; next in line before it: " + aheadText)
+    }
+    if !ahead.isEmpty { return "ahead of it in \(q.name): " + aheadText }
+    return "ready: its queue starts it now"
+  }
+}

@@ -1,0 +1,330 @@
+/// The engine's state rebuilt from its events: the one fold of the event stream. The board, the trace,
+/// the explanations, the lints and the tests all read it; nothing else folds events. A value type, so a
+/// copy taken at any point is that moment exactly (checkpoints for time travel), and a pure function of
+/// the events, so it can be rebuilt in any process (recordings, traces).
+///
+/// Each event costs O(1) dictionary work plus O(edges) of the operation it touches.
+public struct Projection: Sendable, Equatable {
+  public private(set) var queues: [QueueInfo] = []
+  public private(set) var operations: [OperationInfo] = []
+  /// Reported dependency cycles, each in dependency order.
+  public private(set) var cycles: [[String]] = []
+  /// Every lint raised, in order.
+  public private(set) var warnings: [WarningInfo] = []
+  /// Who holds each exclusivity category's lock.
+  public private(set) var lockHolders: [String: String] = [:]
+  /// The clock: the last event's time, or later when the clock moved without events.
+  public private(set) var now: Double = 0
+  /// The sequence number of the last event applied (0 before any).
+  public private(set) var lastSeq = 0
+  /// Changes with every event applied: caches keyed on it are exact.
+  public private(set) var version = 0
+  /// Changes when operations or dependency edges are added (a graph layout depends only on these).
+  public private(set) var structureVersion = 0
+  /// Longest names so far, so column widths never need a scan.
+  public private(set) var longestOperationName = 0
+  public private(set) var longestQueueName = 0
+  /// Operations added to a queue that have not finished.
+  public private(set) var unfinishedCount = 0
+  /// Operations executing in any queue.
+  public private(set) var executingCount = 0
+
+  private var queueIndex: [String: Int] = [:]
+  private var operationIndex: [String: Int] = [:]
+  private var warningsBySubject: [String: [Int]] = [:]
+  /// Dependents that named an operation before it was added to any queue.
+  private var dependentsOfUnknown: [String: [String]] = [:]
+  private var cycleMembers: Set<String> = []
+  /// The producer of the operation about to be added (didProduce comes right before operationAdded).
+  private var producer: (producer: String, produced: String)?
+
+  public init() {}
+
+  // MARK: - Lookup
+
+  public func queue(named name: String) -> QueueInfo? { queueIndex[name].map { queues[$0] } }
+  public func operation(named name: String) -> OperationInfo? {
+    operationIndex[name].map { operations[$0] }
+  }
+  public func index(ofOperation name: String) -> Int? { operationIndex[name] }
+  public func index(ofQueue name: String) -> Int? { queueIndex[name] }
+
+  /// Unfinished operations of a queue, in the order they were added.
+  public func members(of queue: String) -> [OperationInfo] {
+    guard let q = self.queue(named: queue) else { return [] }
+    return q.memberSet.sorted().map { operations[$0] }
+  }
+
+  /// Operations executing in a queue, in the order they started.
+  public func executing(in queue: String) -> [OperationInfo] {
+    guard let q = self.queue(named: queue) else { return [] }
+    return q.executingSet.map { operations[$0] }.sorted {
+      ($0.startedAt ?? 0, $0.index) < ($1.startedAt ?? 0, $1.index)
+    }
+  }
+
+  public func warnings(about subject: String) -> [WarningInfo] {
+    (warningsBySubject[subject] ?? []).map { warnings[$0] }
+  }
+
+  /// State of each dependency (nil: not added to a queue yet).
+  public func dependencyStates(of name: String) -> [(name: String, state: OperationState?)] {
+    (operation(named: name)?.dependencies ?? []).map { ($0, operation(named: $0)?.state) }
+  }
+  public func dependentStates(of name: String) -> [(name: String, state: OperationState?)] {
+    (operation(named: name)?.dependents ?? []).map { ($0, operation(named: $0)?.state) }
+  }
+
+  /// The cycle an operation belongs to, if any, while it is unfinished.
+  public func cycle(containing name: String) -> [String]? {
+    guard cycleMembers.contains(name) else { return nil }
+    return cycles.first {
+      $0.contains(name) && $0.allSatisfy { operation(named: $0)?.state != .finished }
+    }
+  }
+
+  // MARK: - Folding
+
+  /// Moves the clock without an event (time passes between events while playing).
+  public mutating func advanceClock(to time: Double) {
+    if time > now { now = time }
+  }
+
+  public mutating func apply(_ event: Event) {
+    lastSeq = event.seq
+    version += 1
+    if event.time > now { now = event.time }
+    let t = event.time
+    switch event.kind {
+    case .queueAdded(let q, let limit, let suspended, let qos):
+      guard queueIndex[q] == nil else { break }
+      queueIndex[q] = queues.count
+      longestQueueName = max(longestQueueName, q.count)
+      queues.append(QueueInfo(name: q, qos: qos, maxConcurrent: limit, suspended: suspended))
+    case .queueSuspended(let q):
+      updateQueue(q) { $0.suspended = true }
+    case .queueResumed(let q):
+      updateQueue(q) { $0.suspended = false }
+    case .queueMaxConcurrent(let q, let value):
+      updateQueue(q) { $0.maxConcurrent = value }
+    case .operationAdded(let o, let q, let p, let qos, let kind, let deps, let conds, let excl, let w):
+      addOperation(
+        o, queue: q, priority: p, qos: qos, kind: kind, deps: deps,
+        conditions: conds.map { ConditionInfo(name: $0, category: nil) }
+          + excl.map { ConditionInfo(name: $0, category: $0) }, work: w, at: t)
+    case .dependencyAdded(let o, let d):
+      guard let i = operationIndex[o] else { break }
+      structureVersion += 1
+      operations[i].dependencies.append(d)
+      if let j = operationIndex[d] {
+        operations[j].dependents.append(o)
+        if operations[j].state == .finished { operations[i].finishedDependencies += 1 }
+      } else {
+        dependentsOfUnknown[d, default: []].append(o)
+      }
+    case .state(let o, let from, let to, let cause):
+      transition(o, from: from, to: to, cause: cause, event: event)
+    case .conditionWaiting(let o, let c, let d):
+      updateCondition(o, c) { $0.dependency = d }
+    case .conditionStarted(let o, let c):
+      updateCondition(o, c) {
+        $0.status = .evaluating
+        $0.evaluationStarted = t
+      }
+    case .conditionResult(let o, let c, let result, let error):
+      updateCondition(o, c) {
+        $0.status = result == .satisfied ? .satisfied : .failed
+        $0.error = error
+        $0.evaluationEnded = t
+      }
+    case .exclusivityWaiting(let o, let category, let holder):
+      updateOperation(o) { $0.waitingForLock = (category, holder) }
+      updateLock(o, category) {
+        $0.status = .waitingForExclusivity
+        $0.holder = holder
+      }
+    case .exclusivityAcquired(let o, let category):
+      lockHolders[category] = o
+      updateOperation(o) { $0.waitingForLock = nil }
+      updateLock(o, category) {
+        $0.status = .holdsLock
+        $0.holder = nil
+      }
+    case .exclusivityReleased(let o, let category):
+      if lockHolders[category] == o { lockHolders[category] = nil }
+      updateLock(o, category) { $0.status = .released }
+    case .cancelled(let o, let errors, let why):
+      guard let i = operationIndex[o] else { break }
+      if !operations[i].cancelled { updateQueue(operations[i].queue) { $0.cancelled += 1 } }
+      operations[i].cancelled = true
+      if operations[i].cancelledAt == nil { operations[i].cancelledAt = t }
+      operations[i].cancelCause = why
+      operations[i].errors += errors
+      operations[i].waitingForLock = nil
+    case .didFinish(let o, let errors, _):
+      updateOperation(o) {
+        $0.errors = errors
+        $0.observers.append(ObserverCall(name: "didFinish", time: t))
+      }
+    case .willFinish(let o, _, _):
+      updateOperation(o) { $0.observers.append(ObserverCall(name: "willFinish", time: t)) }
+    case .didStart(let o):
+      updateOperation(o) { $0.observers.append(ObserverCall(name: "didStart", time: t)) }
+    case .completion(let o):
+      updateOperation(o) { $0.observers.append(ObserverCall(name: "completion", time: t)) }
+    case .didProduce(let o, let produced):
+      producer = (o, produced)
+    case .cycleDetected(let ops):
+      cycles.append(ops)
+      cycleMembers.formUnion(ops)
+      for o in ops { updateOperation(o) { $0.inCycle = true } }
+    case .warning(let kind, let subject, let message):
+      warningsBySubject[subject, default: []].append(warnings.count)
+      warnings.append(
+        WarningInfo(kind: kind, subject: subject, time: t, seq: event.seq, message: message))
+    case .cancelTooLate, .command, .refused:
+      break
+    }
+  }
+
+  // MARK: - Updates
+
+  private mutating func updateQueue(_ name: String, _ change: (inout QueueInfo) -> Void) {
+    guard let i = queueIndex[name] else { return }
+    change(&queues[i])
+  }
+
+  private mutating func updateOperation(_ name: String, _ change: (inout OperationInfo) -> Void) {
+    guard let i = operationIndex[name] else { return }
+    change(&operations[i])
+  }
+
+  private mutating func updateCondition(
+    _ o: String, _ label: String, _ change: (inout ConditionInfo) -> Void
+  ) {
+    guard let i = operationIndex[o],
+      let c = operations[i].conditions.firstIndex(where: { !$0.isLock && $0.name == label })
+    else { return }
+    change(&operations[i].conditions[c])
+  }
+
+  private mutating func updateLock(
+    _ o: String, _ category: String, _ change: (inout ConditionInfo) -> Void
+  ) {
+    guard let i = operationIndex[o],
+      let c = operations[i].conditions.firstIndex(where: { $0.category == category })
+    else { return }
+    change(&operations[i].conditions[c])
+  }
+
+  private mutating func addOperation(
+    _ o: String, queue q: String, priority: QueuePriority, qos: QualityOfService,
+    kind: OperationKind, deps: [String], conditions: [ConditionInfo], work: Double?,
+    at time: Double
+  ) {
+    guard operationIndex[o] == nil else { return }
+    structureVersion += 1
+    let i = operations.count
+    var op = OperationInfo(
+      name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
+      enteredState: time, dependencies: deps, conditions: conditions,
+      history: [StateVisit(state: .initialized, time: time, cause: nil)])
+    op.dependents = dependentsOfUnknown.removeValue(forKey: o) ?? []
+    op.inCycle = cycleMembers.contains(o)
+    if let p = producer, p.produced == o {
+      op.producedBy = p.producer
+      producer = nil
+    }
+    if let g = Self.groupOwning(queue: q), operationIndex[g] != nil { op.parent = g }
+    operations.append(op)
+    operationIndex[o] = i
+    unfinishedCount += 1
+    longestOperationName = max(longestOperationName, o.count)
+    updateQueue(q) {
+      $0.counts[.initialized] += 1
+      $0.memberSet.insert(i)
+    }
+    for d in deps {
+      if let j = operationIndex[d] {
+        operations[j].dependents.append(o)
+        if operations[j].state == .finished { operations[i].finishedDependencies += 1 }
+      } else {
+        dependentsOfUnknown[d, default: []].append(o)
+      }
+    }
+  }
+
+  /// The group whose inner queue this is (`g.children` holds the children of group `g`).
+  static func groupOwning(queue: String) -> String? {
+    queue.hasSuffix(".children") ? String(queue.dropLast(".children".count)) : nil
+  }
+
+  private mutating func transition(
+    _ o: String, from: OperationState, to: OperationState, cause: StateCause, event: Event
+  ) {
+    guard let i = operationIndex[o] else { return }
+    let t = event.time
+    let q = operations[i].queue
+    updateQueue(q) {
+      $0.counts[from] -= 1
+      $0.counts[to] += 1
+    }
+    var op = operations[i]
+    op.state = to
+    op.enteredState = t
+    op.lastTransition = Transition(from: from, to: to, time: t, cause: cause)
+    op.history.append(StateVisit(state: to, time: t, cause: cause))
+    switch to {
+    case .ready:
+      op.readySince = t
+      op.readySeq = event.seq
+    case .executing:
+      op.startedAt = t
+      op.readySince = nil
+      executingCount += 1
+      updateQueue(q) { $0.executingSet.insert(i) }
+    case .finishing:
+      if from == .executing {
+        executingCount -= 1
+        updateQueue(q) { $0.executingSet.remove(i) }
+      }
+    case .finished:
+      op.finishedAt = t
+      op.finishSeq = event.seq
+      unfinishedCount -= 1
+      updateQueue(q) { $0.memberSet.remove(i) }
+      // Conditions never evaluated will never be: say so rather than "not evaluated yet".
+      for c in op.conditions.indices
+      where op.conditions[c].status == .waiting || op.conditions[c].status == .evaluating {
+        op.conditions[c].status = .abandoned
+      }
+    default:
+      break
+    }
+    operations[i] = op
+    if to == .executing { noteOvertaken(by: i) }
+    if to == .finished {
+      for d in op.dependents {
+        if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
+      }
+    }
+  }
+
+  /// Anyone of lower priority who was ready and waiting in the same queue has just been overtaken.
+  private mutating func noteOvertaken(by i: Int) {
+    let started = operations[i]
+    guard let q = queue(named: started.queue), started.priority != .veryLow else { return }
+    // Only ready members can be overtaken; a queue's ready members are few while it is at its limit.
+    for m in q.memberSet where m != i {
+      let other = operations[m]
+      guard other.state == .ready, !other.cancelled, other.priority.value < started.priority.value
+      else { continue }
+      operations[m].overtakenBy.append(started.name)
+    }
+  }
+
+  public static func == (a: Projection, b: Projection) -> Bool {
+    a.lastSeq == b.lastSeq && a.now == b.now && a.queues == b.queues
+      && a.operations == b.operations && a.cycles == b.cycles && a.warnings == b.warnings
+  }
+}

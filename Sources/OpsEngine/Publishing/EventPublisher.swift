@@ -1,0 +1,78 @@
+/// Between the state machine and the world: numbers the core's events, folds each into the
+/// projection, runs the lints over it and publishes what they find as `warning` events at the same
+/// engine time. Both runtimes publish through one; not thread-safe (the virtual runtime calls it on its
+/// thread, the live runtime on its delivery queue).
+public final class EventPublisher {
+  public private(set) var projection = Projection()
+  public private(set) var seq = 0
+  private var lints: [any Lint]
+  private var raised = Set<String>()
+  /// Receives every event, warnings included, in order.
+  var deliver: (Event) -> Void = { _ in }
+  /// Asked to call `wake(at:token:)` at this time; a later request replaces an earlier one.
+  var scheduleWake: (_ time: Double, _ token: Int) -> Void = { _, _ in }
+  private var wakeToken = 0
+  private var scheduledWake: Double?
+
+  public init(lints: [any Lint] = Lints.standard) {
+    self.lints = lints
+  }
+
+  /// Publishes one event from the core (its sequence number is replaced by the publisher's).
+  func publish(_ kind: EventKind, at time: Double) {
+    emit(kind, at: time)
+    guard !lints.isEmpty else { return }
+    let event = Event(seq: seq, time: time, kind: kind)
+    for i in lints.indices {
+      var out = LintOutput()
+      lints[i].check(after: event, in: projection, &out)
+      raise(out, by: i, at: time)
+    }
+    rescheduleWake()
+  }
+
+  /// A wake-up asked for with `token` is due; stale tokens are ignored. True if it was live.
+  @discardableResult
+  func wake(at time: Double, token: Int) -> Bool {
+    guard token == wakeToken, scheduledWake != nil else { return false }
+    scheduledWake = nil
+    projection.advanceClock(to: time)
+    for i in lints.indices {
+      guard let d = lints[i].nextDeadline(), d <= time + 1e-9 else { continue }
+      var out = LintOutput()
+      lints[i].check(at: time, in: projection, &out)
+      raise(out, by: i, at: time)
+    }
+    rescheduleWake()
+    return true
+  }
+
+  /// Whether a wake-up with this token is still wanted.
+  func isLive(token: Int) -> Bool { token == wakeToken && scheduledWake != nil }
+
+  private func emit(_ kind: EventKind, at time: Double) {
+    seq += 1
+    let event = Event(seq: seq, time: time, kind: kind)
+    projection.apply(event)
+    deliver(event)
+  }
+
+  private func raise(_ out: LintOutput, by i: Int, at time: Double) {
+    for (subject, detail) in out.findings {
+      let lint = lints[i]
+      guard raised.insert(lint.kind + "\u{0}" + subject).inserted else { continue }
+      emit(.warning(kind: lint.kind, subject: subject, message: detail + " " + lint.teaching), at: time)
+    }
+  }
+
+  private func rescheduleWake() {
+    var next: Double?
+    for i in lints.indices {
+      if let d = lints[i].nextDeadline(), d < (next ?? .infinity) { next = d }
+    }
+    guard next != scheduledWake else { return }
+    wakeToken += 1
+    scheduledWake = next
+    if let next { scheduleWake(next, wakeToken) }
+  }
+}

@@ -1,0 +1,684 @@
+import OpsEngine
+import Testing
+
+// Behavioural ports of ProcedureKit's tests, checked against the virtual runtime's public API only.
+// Reference: ProcedureKit/ProcedureKit at 67beb37b79235a21ae8afc630e8f01efc9b827a4. Each test names the
+// ProcedureKit test (file and function) it ports, or the source lines that state the rule when no
+// ProcedureKit test states it directly. docs/SEMANTICS.md lists the rules with their references.
+
+extension VirtualRuntime {
+  fileprivate func pkTime(_ predicate: (EventKind) -> Bool) -> Double? {
+    events.first { predicate($0.kind) }?.time
+  }
+  fileprivate func pkIndex(_ predicate: (EventKind) -> Bool) -> Int? {
+    events.firstIndex { predicate($0.kind) }
+  }
+  fileprivate func pkStarted(_ op: String) -> Double? {
+    pkTime { if case .didStart(op) = $0 { true } else { false } }
+  }
+  fileprivate func pkFinished(_ op: String) -> Double? {
+    pkTime { if case .didFinish(op, _, _) = $0 { true } else { false } }
+  }
+  fileprivate func pkCancelled(_ op: String) -> Double? {
+    pkTime { if case .cancelled(op, _, _) = $0 { true } else { false } }
+  }
+  fileprivate func pkCancelEvents(_ op: String) -> [EventKind] {
+    events.map(\.kind).filter { if case .cancelled(op, _, _) = $0 { true } else { false } }
+  }
+  /// The time `op` moved into `state`.
+  fileprivate func pkEntered(_ op: String, _ state: OperationState) -> Double? {
+    pkTime { if case .state(op, _, state, _) = $0 { true } else { false } }
+  }
+}
+
+private func spec(
+  _ name: String, work: Double = 1, fails: String? = nil, checkEvery: Double = 0.25,
+  deps: [String] = [], conditions: [ConditionSpec] = [], exclusivity: [String] = [],
+  priority: QueuePriority? = nil, cancellation: CancellationMode = .cooperative,
+  timeout: Double? = nil, children: [String] = [], produces: [WorkScript.Production] = []
+) -> OperationSpec {
+  OperationSpec(
+    name: name, priority: priority, dependencies: deps, conditions: conditions,
+    exclusivity: exclusivity, cancellation: cancellation, timeout: timeout, children: children,
+    work: WorkScript(duration: work, checkEvery: checkEvery, fails: fails, produces: produces))
+}
+
+private func failing(_ name: String, _ error: String, after seconds: Double) -> ConditionSpec {
+  ConditionSpec(name: name, check: .scripted(result: .failed, error: error), evaluate: seconds)
+}
+
+private let noFailedDependencies = ConditionSpec(
+  name: "noFailedDependencies", check: .noFailedDependencies)
+
+@Suite struct ProcedureKitPortTests {
+
+  // MARK: - (a) Several conditions: the first failure decides at once
+
+  // Ports ConditionTests.swift test__long_running_condition_with_dependency_is_cancelled_if_a_result_
+  // is_determined_by_another_condition (the procedure does not wait for the slow condition) and
+  // test__multiple_conditions_where_one_fails. Rule: Condition.swift:1064-1069, 1166-1170, 1339-1350;
+  // Procedure.swift:1650-1655.
+  @Test
+  func firstConditionFailureDecidesAtOnce() throws {
+    let op = spec(
+      "op",
+      conditions: [
+        ConditionSpec(name: "slow", evaluate: 2), failing("fast", "offline", after: 0.5),
+      ])
+    let rt = try makeRuntime(operations: [(op, "q")])
+    rt.run()
+    #expect(rt.pkCancelled("op") == 0.5)
+    #expect(
+      rt.pkCancelEvents("op") == [
+        .cancelled(operation: "op", errors: ["offline"], cause: .condition)
+      ])
+    #expect(rt.pkFinished("op") == 0.5)
+    #expect(rt.pkStarted("op") == nil)
+    // The outstanding evaluation is abandoned: its result is never reported.
+    #expect(
+      rt.events.contains {
+        if case .conditionResult("op", "slow", _, _) = $0.kind { true } else { false }
+      } == false)
+  }
+
+  // Ports ConditionTests.swift test__multiple_conditions_where_all_fail: the procedure is cancelled
+  // with the single error of the failure that decided (FalseCondition), not an aggregate.
+  // Rule: Condition.swift:1157-1170 (later results are dropped once a result is known).
+  @Test
+  func severalFailuresReportOnlyTheDecidingOne() throws {
+    let op = spec(
+      "op", conditions: [failing("first", "e1", after: 0.5), failing("second", "e2", after: 1)])
+    let rt = try makeRuntime(operations: [(op, "q")])
+    rt.run()
+    #expect(rt.isCancelled("op"))
+    #expect(rt.errors(of: "op") == ["e1"])
+  }
+
+  // Ports ConditionTests.swift test__procedure_cancelled_while_conditions_are_being_evaluated_
+  // finishes_before_blocked_condition. Rule: Procedure.swift:1067-1074, 1592-1600.
+  @Test func cancellingDuringEvaluationFinishesWithoutWaitingForTheCondition() throws {
+    let op = spec("op", conditions: [ConditionSpec(name: "blocked", evaluate: 10)])
+    let rt = try makeRuntime(operations: [(op, "q")])
+    rt.schedule(.cancel(operation: "op"), at: 1)
+    rt.run()
+    #expect(rt.pkFinished("op") == 1)
+    #expect(rt.pkStarted("op") == nil)
+    #expect(rt.isCancelled("op"))
+  }
+
+  // MARK: - (b) A condition's produced dependency
+
+  // Rule: Condition.swift:1356-1445 (only the condition with dependencies is wrapped in an operation
+  // that waits for them; the others are evaluated at once) and Procedure.swift:585-604 (the
+  // procedure itself waits only for its own dependencies and the evaluator). Cf. ConditionTests.swift
+  // test__long_running_condition_with_dependency_is_cancelled_if_a_result_is_determined_by_another_
+  // condition, where the second condition is decided while the produced dependency still runs.
+  @Test(
+    )
+  func aProducedDependencyDelaysOnlyItsOwnCondition() throws {
+    let op = spec(
+      "op",
+      conditions: [
+        ConditionSpec(name: "loggedIn", evaluate: 0.25, dependency: "login"),
+        ConditionSpec(name: "reachable", evaluate: 0.5),
+      ])
+    let rt = try makeRuntime(
+      operations: [(op, "q"), (spec("login", work: 2), "q")], enqueue: false)
+    try rt.enqueue("op", on: "q")
+    rt.advance(by: 1)
+    #expect(rt.state(of: "op") == .evaluatingConditions)
+    rt.run()
+    #expect(
+      rt.pkTime { if case .conditionStarted("op", "reachable") = $0 { true } else { false } } == 0)
+    #expect(
+      rt.pkTime {
+        if case .conditionResult("op", "reachable", .satisfied, _) = $0 { true } else { false }
+      } == 0.5)
+    #expect(
+      rt.pkTime { if case .conditionStarted("op", "loggedIn") = $0 { true } else { false } } == 2)
+    #expect(rt.pkEntered("op", .ready) == 2.25)
+    #expect(rt.pkStarted("op") == 2.25)
+  }
+
+  // Ports ConditionTests.swift test__long_running_condition_with_dependency_is_cancelled_if_a_result_
+  // is_determined_by_another_condition. Rule: Condition.swift:1339-1347, 992-1003 (the evaluation
+  // context cancels its queue, which holds the produced dependencies).
+  @Test
+  func aProducedDependencyIsCancelledOnceTheOutcomeIsKnown() throws {
+    let op = spec(
+      "op",
+      conditions: [
+        ConditionSpec(name: "loggedIn", dependency: "login"),
+        failing("reachable", "offline", after: 0.5),
+      ])
+    let rt = try makeRuntime(
+      operations: [(op, "q"), (spec("login", work: 4), "q")], enqueue: false)
+    try rt.enqueue("op", on: "q")
+    rt.run()
+    #expect(rt.pkCancelled("login") == 0.5)
+    #expect(rt.pkFinished("login") == 0.75)
+    #expect(
+      rt.pkCancelEvents("op") == [
+        .cancelled(operation: "op", errors: ["offline"], cause: .condition)
+      ])
+    #expect(rt.pkFinished("op") == 0.5)
+    #expect(rt.pkStarted("op") == nil)
+  }
+
+  // Ports ConditionTests.swift test__procedure_cancelled_while_conditions_are_being_evaluated_
+  // cancels_condition_produced_dependencies. Rule: Procedure.swift:1074 → 1592-1600 → Condition.swift
+  // 992-1003. An unrelated operation is not touched.
+  @Test(
+    )
+  func cancellingTheOperationCancelsItsProducedDependency() throws {
+    let op = spec("op", conditions: [ConditionSpec(name: "loggedIn", dependency: "login")])
+    let rt = try makeRuntime(
+      operations: [(op, "q"), (spec("login", work: 4), "q"), (spec("bystander", work: 4), "q")],
+      enqueue: false)
+    try rt.enqueue("op", on: "q")
+    try rt.enqueue("bystander", on: "q")
+    rt.schedule(.cancel(operation: "op"), at: 1)
+    rt.run()
+    #expect(rt.pkFinished("op") == 1)
+    #expect(rt.pkCancelled("login") == 1)
+    #expect(rt.pkFinished("login") == 1.25)
+    #expect(rt.isCancelled("bystander") == false)
+  }
+
+  // Ports ConditionTests.swift test__condition_dependency_requirement_none_still_evaluates_when_
+  // dependency_fails. Rule: Condition.swift:1200-1203 (no requirements by default).
+  @Test func aFailedProducedDependencyDoesNotFailItsCondition() throws {
+    let op = spec("op", conditions: [ConditionSpec(name: "loggedIn", dependency: "login")])
+    let rt = try makeRuntime(
+      operations: [(op, "q"), (spec("login", fails: "bad password"), "q")], enqueue: false)
+    try rt.enqueue("op", on: "q")
+    rt.run()
+    #expect(rt.errors(of: "login") == ["bad password"])
+    #expect(rt.startOrder == ["login", "op"])
+    #expect(rt.isCancelled("op") == false)
+    #expect(rt.errors(of: "op").isEmpty)
+  }
+
+  // MARK: - (c) NoFailedDependenciesCondition
+
+  // Ports NoFailedDependenciesConditionTests.swift test__procedure_with_successful_dependency_succeeds.
+  @Test func noFailedDependenciesPassesWhenEveryDependencySucceeded() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("dep"), "q"), (spec("op", deps: ["dep"], conditions: [noFailedDependencies]), "q"),
+    ])
+    rt.run()
+    #expect(rt.isCancelled("op") == false)
+    #expect(rt.startOrder == ["dep", "op"])
+  }
+
+  // Ports NoFailedDependenciesConditionTests.swift test__procedure_with_cancelled_dependency_fails
+  // (error: dependenciesCancelled). Rule: NoFailedDependenciesCondition.swift:43, 52-53.
+  @Test
+  func noFailedDependenciesFailsOnACancelledDependency() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("dep", work: 2), "q"),
+      (spec("op", deps: ["dep"], conditions: [noFailedDependencies]), "q"),
+    ])
+    rt.schedule(.cancel(operation: "dep"), at: 0.5)
+    rt.run()
+    #expect(rt.isCancelled("op"))
+    #expect(rt.pkStarted("op") == nil)
+    #expect(rt.errors(of: "op").count == 1)
+    #expect(rt.errors(of: "op").first?.contains("cancelled") == true)
+  }
+
+  // Ports NoFailedDependenciesConditionTests.swift test__procedure_with_mixture_fails (one dependency
+  // succeeded, one was cancelled: dependenciesCancelled).
+  @Test
+  func noFailedDependenciesFailsOnAMixtureWithACancelledDependency() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("good"), "q"), (spec("dropped", work: 2), "q"),
+      (spec("op", deps: ["good", "dropped"], conditions: [noFailedDependencies]), "q"),
+    ])
+    rt.schedule(.cancel(operation: "dropped"), at: 0.5)
+    rt.run()
+    #expect(rt.isCancelled("op"))
+    #expect(rt.errors(of: "op").count == 1)
+    #expect(rt.errors(of: "op").first?.contains("cancelled") == true)
+  }
+
+  // Ports NoFailedDependenciesConditionTests.swift test__procedure_with_errored_dependency_fails
+  // (error: dependenciesFailed). Rule: NoFailedDependenciesCondition.swift:44-51.
+  @Test func noFailedDependenciesFailsOnAFailedDependency() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("dep", fails: "boom"), "q"),
+      (spec("op", deps: ["dep"], conditions: [noFailedDependencies]), "q"),
+    ])
+    rt.run()
+    #expect(rt.isCancelled("op"))
+    #expect(rt.pkStarted("op") == nil)
+    #expect(rt.errors(of: "op").count == 1)
+    #expect(rt.errors(of: "op").first?.contains("failed") == true)
+  }
+
+  // A dependency cancelled with an error has failed (ProcedureProcotol.swift:81, `error != nil`), so
+  // the condition reports dependenciesFailed. Cf. ConditionTests.swift test__condition_dependency_
+  // requirement_noFailed_skips_evaluate_when_dependency_iscancelled_with_errors. Here the error is a
+  // timeout. Rule: NoFailedDependenciesCondition.swift:44-51.
+  @Test(
+    )
+  func noFailedDependenciesFailsOnADependencyCancelledWithAnError() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("dep", work: 2, timeout: 0.5), "q"),
+      (spec("op", deps: ["dep"], conditions: [noFailedDependencies]), "q"),
+    ])
+    rt.run()
+    #expect(rt.isCancelled("dep"))
+    #expect(rt.isCancelled("op"))
+    #expect(rt.errors(of: "op").count == 1)
+    #expect(rt.errors(of: "op").first?.contains("failed") == true)
+  }
+
+  // A dependency whose own condition failed was cancelled with the condition's error
+  // (Procedure.swift:1650-1652), so it has failed: dependenciesFailed.
+  // Rule: NoFailedDependenciesCondition.swift:44-51.
+  @Test
+  func noFailedDependenciesFailsOnADependencyWhoseConditionFailed() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("dep", conditions: [failing("loggedIn", "not logged in", after: 0)]), "q"),
+      (spec("op", deps: ["dep"], conditions: [noFailedDependencies]), "q"),
+    ])
+    rt.run()
+    #expect(rt.errors(of: "dep") == ["not logged in"])
+    #expect(rt.isCancelled("op"))
+    #expect(rt.pkStarted("op") == nil)
+    #expect(rt.errors(of: "op").count == 1)
+    #expect(rt.errors(of: "op").first?.contains("failed") == true)
+  }
+
+  // Failures are checked before cancellations (NoFailedDependenciesCondition.swift:50-53): a failed
+  // and a cancelled dependency give dependenciesFailed. Cf. NoFailedDependenciesConditionTests.swift
+  // test__procedure_with_failures_and_cancellations_with_ignore_cancellations.
+  @Test func noFailedDependenciesReportsFailuresBeforeCancellations() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("bad", fails: "boom"), "q"), (spec("dropped", work: 2), "q"),
+      (spec("op", deps: ["bad", "dropped"], conditions: [noFailedDependencies]), "q"),
+    ])
+    rt.schedule(.cancel(operation: "dropped"), at: 0.5)
+    rt.run()
+    #expect(rt.isCancelled("op"))
+    #expect(rt.errors(of: "op").count == 1)
+    #expect(rt.errors(of: "op").first?.contains("failed") == true)
+  }
+
+  // MARK: - (d) Mutual exclusivity
+
+  // Ports MutualExclusivityTests.swift test__procedure_mutual_exclusivity_internal_API_contract
+  // ("requestLock" comes after the conditions). Rule: Procedure.swift:1658-1685. B, added later but
+  // requesting first, holds the lock while A's condition is still being evaluated.
+  @Test func theLockIsRequestedOnlyAfterTheConditionsPass() throws {
+    let a = spec("A", conditions: [ConditionSpec(name: "slow", evaluate: 1)], exclusivity: ["x"])
+    let rt = try makeRuntime(
+      operations: [(a, "q"), (spec("B", exclusivity: ["x"]), "q")], enqueue: false)
+    try rt.enqueue("A", on: "q")
+    try rt.enqueue("B", on: "q", at: 0.5)
+    rt.run()
+    #expect(rt.pkStarted("B") == 0.5)
+    #expect(rt.pkStarted("A") == 1.5)
+  }
+
+  // Ports MutualExclusivityTests.swift test__procedure_mutual_exclusivity_internal_API_contract
+  // ("Requesting the lock should occur *prior* to the Procedure being ready"). Rule:
+  // Procedure.swift:1678-1685 (the evaluator finishes, so the procedure becomes ready, only once
+  // the lock is granted), ProcedureQueue.swift:452-479, MutualExclusion.swift:86-103.
+  @Test
+  func theLockIsGrantedBeforeTheOperationBecomesReady() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("A", exclusivity: ["x"]), "q"), (spec("B", exclusivity: ["x"]), "q"),
+    ])
+    rt.advance(by: 0.5)
+    // B waits for the lock inside its evaluation (ProcedureKit: the EvaluateConditions operation).
+    if let s = rt.state(of: "B") { #expect(s < .ready) }
+    rt.run()
+    for name in ["A", "B"] {
+      let acquired = rt.pkIndex {
+        if case .exclusivityAcquired(name, "x") = $0 { true } else { false }
+      }
+      let ready = rt.pkIndex { if case .state(name, _, .ready, _) = $0 { true } else { false } }
+      #expect(acquired != nil && ready != nil && acquired! < ready!)
+    }
+    #expect(rt.pkEntered("B", .ready) == 1)
+  }
+
+  // Ports MutualExclusivityTests.swift test__mutually_exclusive_operation_are_run_exclusively.
+  // FIFO in request order, whatever the priority. Rule: MutualExclusion.swift:110-117, 129-148.
+  @Test func operationsOfACategoryRunOneAtATimeInRequestOrder() throws {
+    let rt = try makeRuntime(
+      operations: [
+        (spec("a", exclusivity: ["x"]), "q"), (spec("b", exclusivity: ["x"]), "q"),
+        (spec("c", exclusivity: ["x"], priority: .veryHigh), "q"),
+      ], enqueue: false)
+    try rt.enqueue("a", on: "q")
+    try rt.enqueue("b", on: "q", at: 0.1)
+    try rt.enqueue("c", on: "q", at: 0.2)
+    rt.run()
+    #expect(rt.startOrder == ["a", "b", "c"])
+    #expect([rt.pkStarted("a"), rt.pkStarted("b"), rt.pkStarted("c")] == [0, 1, 2])
+  }
+
+  // An operation that got the lock but waits for a slot of its queue keeps the lock: a later
+  // request on another queue must wait. Rule: Procedure.swift:1678-1685 (granted before ready),
+  // 692-715 (claimed when started), ProcedureQueue.swift:470-474, 488-520; released only at finish
+  // (Procedure.swift:1297-1300). Cf. MutualExclusivityTests.swift test__mutually_exclusive_
+  // operations_added_concurrently_are_run_exclusively.
+  @Test(
+    )
+  func anOperationWaitingForAQueueSlotKeepsItsPlace() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "serial", maxConcurrent: 1), QueueSpec(name: "other")],
+      operations: [
+        (spec("blocker"), "serial"), (spec("A", exclusivity: ["x"]), "serial"),
+        (spec("B", exclusivity: ["x"]), "other"),
+      ], enqueue: false)
+    try rt.enqueue("blocker", on: "serial")
+    try rt.enqueue("A", on: "serial")
+    try rt.enqueue("B", on: "other", at: 0.5)
+    rt.run()
+    #expect(rt.pkStarted("A") == 1)
+    #expect(rt.pkStarted("B") == 2)
+    #expect(rt.startOrder == ["blocker", "A", "B"])
+  }
+
+  // Several categories are requested together; a request queues in every category at once, so a
+  // later request for only one of them waits behind it. Rule: MutualExclusion.swift:68-117.
+  @Test func severalCategoriesAreRequestedTogether() throws {
+    let rt = try makeRuntime(
+      operations: [
+        (spec("A", exclusivity: ["x"]), "q"), (spec("B", exclusivity: ["x", "y"]), "q"),
+        (spec("C", exclusivity: ["y"]), "q"),
+      ], enqueue: false)
+    try rt.enqueue("A", on: "q")
+    try rt.enqueue("B", on: "q", at: 0.1)
+    try rt.enqueue("C", on: "q", at: 0.2)
+    rt.run()
+    #expect(rt.pkStarted("B") == 1)
+    #expect(rt.pkStarted("C") == 2)
+  }
+
+  // Ports MutualExclusivityTests.swift test__procedure_mutual_exclusivity_internal_API_contract
+  // ("unlock" after the procedure finished). Rule: Procedure.swift:1282-1300; also for a cancelled
+  // holder, which releases when it finishes.
+  @Test func theLockIsReleasedWhenTheHolderFinishes() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("A", work: 2, exclusivity: ["x"]), "q"), (spec("B", exclusivity: ["x"]), "q"),
+      (spec("C", exclusivity: ["x"]), "q"),
+    ])
+    rt.schedule(.cancel(operation: "A"), at: 0.5)
+    rt.run()
+    #expect(rt.pkFinished("A") == 0.75)
+    #expect(
+      rt.pkTime { if case .exclusivityReleased("A", "x") = $0 { true } else { false } } == 0.75)
+    #expect(rt.pkStarted("B") == 0.75)
+    #expect(
+      rt.pkTime { if case .exclusivityReleased("B", "x") = $0 { true } else { false } } == 1.75)
+    #expect(rt.pkStarted("C") == 1.75)
+  }
+
+  // Ports MutualExclusivityTests.swift test__mutual_exclusivity_with_dependencies (no deadlock when
+  // the dependent is added first).
+  @Test func exclusivityWithADependencyDoesNotDeadlock() throws {
+    let rt = try makeRuntime(
+      operations: [
+        (spec("p2", deps: ["p1"], exclusivity: ["x"]), "q"), (spec("p1", exclusivity: ["x"]), "q"),
+      ])
+    rt.run()
+    #expect(rt.startOrder == ["p1", "p2"])
+    #expect(rt.state(of: "p2") == .finished)
+  }
+
+  // MARK: - (e) Groups
+
+  // Ports GroupTests.swift test__group_cancels_children. Rule: Group.swift:140-143.
+  @Test func cancellingAGroupCancelsItsChildren() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([
+      spec("g", children: ["c1", "c2"]), spec("c1", work: 2), spec("c2", work: 3),
+    ])
+    try rt.enqueue("g", on: "q")
+    rt.schedule(.cancel(operation: "g"), at: 0.5)
+    rt.run()
+    #expect(rt.isCancelled("c1") && rt.isCancelled("c2"))
+    #expect(rt.pkFinished("g") == 0.75)
+    #expect(rt.errors(of: "g").isEmpty)
+  }
+
+  // Ports GroupTests.swift test__group_additional_children_are_cancelled_if_group_is_cancelled.
+  // Here the late child is produced by a child that ignores cancellation. Rule: Group.swift:382-385
+  // (addChildren) and 556-559 (an operation reaching the group's queue by production).
+  @Test
+  func aChildAddedToACancelledGroupIsCancelledAsItIsAdded() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([
+      spec("g", children: ["c1"]),
+      spec("c1", work: 2, cancellation: .ignored, produces: [.init(at: 1, operation: "late")]),
+      spec("late"),
+    ])
+    try rt.enqueue("g", on: "q")
+    rt.schedule(.cancel(operation: "g"), at: 0.5)
+    rt.run()
+    #expect(rt.state(of: "late") == .finished)
+    #expect(rt.isCancelled("late"))
+    #expect(rt.pkCancelled("late") == 1)
+    #expect(rt.pkStarted("late") == nil)
+    #expect(rt.pkFinished("g") == 2)
+  }
+
+  // Ports GroupTests.swift test__group_exits_correctly_when_child_errors (the group finishes with an
+  // error while each child keeps its own). Rule: Group.swift:201-214: the group's error is the first
+  // child error (setErrorOnce), not an aggregate. (opsview may prefix it with the child's name.)
+  @Test
+  func theGroupsErrorIsItsFirstChildError() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([
+      spec("g", children: ["c1", "c2"]), spec("c1", work: 1, fails: "e1"),
+      spec("c2", work: 2, fails: "e2"),
+    ])
+    try rt.enqueue("g", on: "q")
+    rt.run()
+    #expect(rt.errors(of: "c1") == ["e1"] && rt.errors(of: "c2") == ["e2"])
+    #expect(rt.errors(of: "g").count == 1)
+    #expect(rt.errors(of: "g").first?.hasSuffix("e1") == true)
+  }
+
+  // Ports GroupTests.swift test__group_cancel_with_errors_does_not_collect_errors_sent_to_children.
+  // Rule: Group.swift:482-483: once the group is cancelled it collects no child error.
+  @Test
+  func childErrorsAfterTheGroupWasCancelledAreNotCollected() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([
+      spec("g", children: ["c1"]), spec("c1", work: 2, fails: "e1", cancellation: .ignored),
+    ])
+    try rt.enqueue("g", on: "q")
+    rt.schedule(.cancel(operation: "g"), at: 0.5)
+    rt.run()
+    #expect(rt.errors(of: "c1") == ["e1"])
+    #expect(rt.isCancelled("g"))
+    #expect(rt.errors(of: "g").isEmpty)
+  }
+
+  // A group cancelled with an error cancels its child procedures with
+  // ProcedureKitError.parent(cancelledWithError:) (Group.swift:140-148); the group keeps only its own
+  // error (Procedure.swift:1244-1247, Group.swift:482-483). Cf. GroupTests.swift
+  // test__group_cancel_with_errors_does_not_collect_errors_sent_to_children.
+  @Test
+  func aGroupCancelledWithAnErrorPassesItToItsChildren() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([spec("g", timeout: 0.5, children: ["c1"]), spec("c1", work: 2)])
+    try rt.enqueue("g", on: "q")
+    rt.run()
+    #expect(rt.errors(of: "g").count == 1)
+    #expect(rt.errors(of: "g").first?.contains("timed out") == true)
+    #expect(rt.isCancelled("c1"))
+    #expect(rt.errors(of: "c1").count == 1)
+  }
+
+  // Ports GroupTests.swift test__group_does_not_finish_before_child_produced_operations_are_finished.
+  // Rule: Group.swift:633-701 (CanFinishGroup waits for children added later).
+  @Test func aGroupFinishesOnlyAfterChildrenProducedLater() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([
+      spec("g", children: ["c1"]),
+      spec("c1", work: 1.5, produces: [.init(at: 1, operation: "late")]), spec("late", work: 2),
+    ])
+    try rt.enqueue("g", on: "q")
+    rt.run()
+    #expect(rt.pkFinished("late") == 3)
+    #expect(rt.pkFinished("g") == 3)
+  }
+
+  // MARK: - (f) Cancelled with an error, then the work fails with another one
+
+  // Rule: Procedure.swift:1046-1049 (cancel(with:) stores its error) and 1244-1247 (finish keeps an
+  // error already there: `error ?? finishError`). The timeout cancels with an error; the work ignores
+  // cancellation and then fails.
+  @Test
+  func cancelledWithAnErrorThenFailingWorkKeepsTheFirstError() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("a", work: 1, fails: "boom", cancellation: .ignored, timeout: 0.5), "q")
+    ])
+    rt.run()
+    #expect(rt.isCancelled("a"))
+    #expect(rt.errors(of: "a").count == 1)
+    #expect(rt.errors(of: "a").first?.contains("timed out") == true)
+  }
+
+  // Ports CancellationTests.swift test__procedure_cancelled_then_finished_from_within_execute
+  // (cancel() without an error, then finish(with: error): cancelled, with the error).
+  @Test func cancelledWithoutAnErrorThenFailingWorkFinishesWithTheWorkError() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("a", work: 1, fails: "boom", cancellation: .ignored), "q")
+    ])
+    rt.schedule(.cancel(operation: "a"), at: 0.5)
+    rt.run()
+    #expect(rt.isCancelled("a"))
+    #expect(rt.errors(of: "a") == ["boom"])
+  }
+
+  // Ports CancellationTests.swift test__procedure_finished_then_cancelled_from_within_execute and
+  // test__cancel_from_willfinish_observer_is_ignored. Rule: Procedure.swift:1017-1020.
+  @Test func cancellingAfterFinishingChangesNothing() throws {
+    let rt = try makeRuntime(operations: [(spec("a"), "q")])
+    rt.run()
+    #expect(rt.perform(.cancel(operation: "a")).isApplied == false)
+    #expect(rt.isCancelled("a") == false)
+    #expect(rt.pkCancelEvents("a").isEmpty)
+  }
+
+  // Ports CancellationTests.swift test__cancel_from_didcancel_observer_is_ignored (a second cancel
+  // does nothing, its error is not recorded). Rule: Procedure.swift:1021-1026.
+  @Test func aSecondCancelIsIgnored() throws {
+    let rt = try makeRuntime(operations: [(spec("a", work: 2, cancellation: .ignored), "q")])
+    rt.schedule(.cancel(operation: "a"), at: 0.5)
+    rt.schedule(.cancel(operation: "a"), at: 1)
+    rt.run()
+    #expect(rt.pkCancelEvents("a").count == 1)
+    #expect(rt.errors(of: "a").isEmpty)
+  }
+
+  // MARK: - (g) TimeoutObserver
+
+  // Ports TimeoutObserverTests.swift test__timeout_observer. Rule: TimeoutObserver.swift:74-78.
+  @Test func aTimeoutCancelsWithATimeoutError() throws {
+    let rt = try makeRuntime(operations: [(spec("a", work: 5, checkEvery: 0.1, timeout: 1), "q")])
+    rt.run()
+    #expect(rt.pkCancelled("a") == 1)
+    #expect(
+      rt.events.contains {
+        if case .cancelled("a", let errors, .timeout) = $0.kind {
+          errors.count == 1 && errors[0].contains("timed out")
+        } else {
+          false
+        }
+      })
+    #expect(rt.pkFinished("a") == 1.1)
+  }
+
+  // The timer starts when execution starts (TimeoutObserver.swift:15-16, 47-54, called from
+  // Procedure.swift:722-732), not when the operation is added: waiting for a queue slot is not timed.
+  @Test func theTimeoutClockStartsWhenExecutionStarts() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "serial", maxConcurrent: 1)],
+      operations: [(spec("blocker"), "serial"), (spec("a", work: 0.3, timeout: 0.5), "serial")])
+    rt.run()
+    #expect(rt.pkStarted("a") == 1)
+    #expect(rt.isCancelled("a") == false)
+  }
+
+  // ... and after the exclusivity lock is claimed (Procedure.swift:692-719 before 722-732).
+  @Test func theTimeoutClockStartsAfterTheExclusivityLock() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("holder", exclusivity: ["x"]), "q"),
+      (spec("a", work: 0.3, exclusivity: ["x"], timeout: 0.5), "q"),
+    ])
+    rt.run()
+    #expect(rt.pkStarted("a") == 1)
+    #expect(rt.isCancelled("a") == false)
+  }
+
+  // Ports TimeoutObserverTests.swift test__timeout_observer_where_procedure_is_already_cancelled
+  // (before it starts, and while it executes). Rule: TimeoutObserver.swift:76.
+  @Test func aTimeoutDoesNothingOnceCancelled() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "serial", maxConcurrent: 1), QueueSpec(name: "q")],
+      operations: [
+        (spec("blocker"), "serial"), (spec("early", timeout: 0.1), "serial"),
+        (spec("running", work: 2, cancellation: .ignored, timeout: 1), "q"),
+      ])
+    rt.schedule(.cancel(operation: "early"), at: 0.05)
+    rt.schedule(.cancel(operation: "running"), at: 0.5)
+    rt.run()
+    #expect(rt.isCancelled("early") && rt.errors(of: "early").isEmpty)
+    #expect(rt.isCancelled("running") && rt.errors(of: "running").isEmpty)
+    #expect(rt.pkCancelEvents("running").count == 1)
+  }
+
+  // Ports TimeoutObserverTests.swift test__timeout_observer_where_procedure_is_already_finished.
+  // Rule: TimeoutObserver.swift:56-58, 76.
+  @Test func aTimeoutDoesNothingOnceFinished() throws {
+    let rt = try makeRuntime(operations: [(spec("a", work: 1, timeout: 3), "q")])
+    rt.run()
+    #expect(rt.isCancelled("a") == false)
+    #expect(rt.pkCancelEvents("a").isEmpty)
+  }
+
+  // MARK: - (h) Observers: didCancel, willFinish, didFinish
+
+  // Ports CancellationTests.swift test__procedure_did_cancel_called_after_cancelled and
+  // test__procedured_cancelled_before_running_is_not_set_to_finished_until_started.
+  // Rule: Procedure.swift:1077-1089 (didCancel), 1261-1265 (willFinish), 1282-1305 (finished, then
+  // didFinish).
+  @Test func observersFireDidCancelThenWillFinishThenDidFinish() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "serial", maxConcurrent: 1)],
+      operations: [(spec("running", work: 2), "serial"), (spec("waiting"), "serial")])
+    rt.schedule(.cancel(operation: "running"), at: 0.5)
+    rt.schedule(.cancel(operation: "waiting"), at: 0.5)
+    rt.run()
+    for name in ["running", "waiting"] {
+      let kinds = rt.events.map(\.kind).filter { $0.operation == name }
+      let cancelled = kinds.firstIndex { if case .cancelled = $0 { true } else { false } }
+      let willFinish = kinds.firstIndex {
+        $0 == .willFinish(operation: name, errors: [], cancelled: true)
+      }
+      let didFinish = kinds.firstIndex {
+        $0 == .didFinish(operation: name, errors: [], cancelled: true)
+      }
+      #expect(cancelled != nil && willFinish != nil && didFinish != nil)
+      if let c = cancelled, let w = willFinish, let d = didFinish { #expect(c < w && w < d) }
+    }
+    // Cancelled before it started: it finishes only once its queue starts it.
+    #expect(rt.pkFinished("waiting") == 0.75)
+    #expect(rt.pkStarted("waiting") == nil)
+  }
+}
