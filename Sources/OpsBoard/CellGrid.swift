@@ -21,7 +21,8 @@ public struct Cell: Equatable, Sendable {
   public var attributes: CellAttributes
 
   public init(
-    _ character: Character = " ", foreground: CellColor = .default, background: CellColor = .default,
+    _ character: Character = " ", foreground: CellColor = .default,
+    background: CellColor = .default,
     attributes: CellAttributes = []
   ) {
     self.character = character

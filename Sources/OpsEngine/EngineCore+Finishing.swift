@@ -80,7 +80,9 @@ extension EngineCore {
     for name in group.spec.children {
       guard let child = operation(named: name) else { continue }
       guard !child.isEnqueued else {
-        emit(.refused(operation: name, reason: "already on a queue, so it cannot join group \(group.name)"))
+        emit(
+          .refused(
+            operation: name, reason: "already on a queue, so it cannot join group \(group.name)"))
         continue
       }
       child.parent = group.id
@@ -113,7 +115,8 @@ extension EngineCore {
       return
     }
     guard !produced.isEnqueued else {
-      emit(.refused(operation: name, reason: "\(op.name) cannot produce it: it is already on a queue"))
+      emit(
+        .refused(operation: name, reason: "\(op.name) cannot produce it: it is already on a queue"))
       return
     }
     emit(.didProduce(operation: op.name, produced: name))

@@ -42,8 +42,9 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Numbers, folds and lints the events; used only on `delivery`.
   private let publisher: EventPublisher
   /// On `delivery`: the subscribers of the batch being published and the core number of its event.
-  @exclusivity(unchecked) private var publishingTo: [(from: Int, handler: @Sendable (Event) -> Void)] =
-    []
+  @exclusivity(unchecked) private var publishingTo:
+    [(from: Int, handler: @Sendable (Event) -> Void)] =
+      []
   @exclusivity(unchecked) private var publishingRawSeq = 0
   /// The engine's own callbacks (timers, scripted conditions, completions) are short and must not wait
   /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
@@ -149,7 +150,9 @@ public final class LiveRuntime: @unchecked Sendable {
     default:
       break
     }
-    if !subscribers.isEmpty { buffer.append(event) }
+    // Always published (folded and linted), so sequence numbers and warnings do not depend on when
+    // someone subscribed.
+    buffer.append(event)
   }
 
   /// Delivers buffered events in order on the delivery queue, batch by batch, outside the lock.
@@ -181,8 +184,12 @@ public final class LiveRuntime: @unchecked Sendable {
     withCore { core in subscribers.append((core.seq + 1, handler)) }
   }
 
-  /// The number of events published so far.
-  public var eventCount: Int { withCore { $0.seq } }
+  /// The number of events published so far, warnings included (waits for delivery to catch up).
+  public var eventCount: Int {
+    if DispatchQueue.getSpecific(key: onDelivery) != nil { return publisher.seq }
+    flushDeliveries()
+    return delivery.sync { publisher.seq }
+  }
 
   // MARK: - Building
 

@@ -10,10 +10,13 @@ extension StateCause {
     case .cancelled(let c), .finishedAtOnce(let c): f.append(("by", .string(c.rawValue)))
     case .lockAcquired(let c): f.append(("category", .string(c)))
     case .started(let q, let slot, let limit, let after):
-      f += [("queue", .string(q)), ("slot", .int(slot)), ("limit", limit.map { .int($0) } ?? .null)]
+      f += [
+        ("queue", .string(q)), ("slot", .int(slot)), ("limit", limit.map { .int($0) } ?? .null),
+      ]
       if let after { f.append(("after", .object(after.fields))) }
     case .workThrew(let e): f.append(("error", .string(e)))
-    case .noticedCancel(let c, let t): f += [("by", .string(c.rawValue)), ("checkedAt", .number(t))]
+    case .noticedCancel(let c, let t):
+      f += [("by", .string(c.rawValue)), ("checkedAt", .number(t))]
     case .childrenFinished(let n): f.append(("children", .int(n)))
     case .noDependencies, .conditionsSatisfied, .skippedMain, .workReturned, .ranDespiteCancel,
       .observersNotified:
@@ -67,7 +70,8 @@ extension StateCause.StartTrigger {
   var fields: [(String, JSONValue)] {
     switch self {
     case .slotFreed(let o): [("kind", .string("slotFreed")), ("by", .string(o))]
-    case .limitRaised(let v): [("kind", .string("limitRaised")), ("to", v.map { .int($0) } ?? .null)]
+    case .limitRaised(let v):
+      [("kind", .string("limitRaised")), ("to", v.map { .int($0) } ?? .null)]
     case .resumed: [("kind", .string("resumed"))]
     }
   }
@@ -76,7 +80,8 @@ extension StateCause.StartTrigger {
     let kind = try c.decode(String.self, forKey: Event.Key("kind"))
     switch kind {
     case "slotFreed": self = .slotFreed(by: try c.decode(String.self, forKey: Event.Key("by")))
-    case "limitRaised": self = .limitRaised(to: try c.decodeIfPresent(Int.self, forKey: Event.Key("to")))
+    case "limitRaised":
+      self = .limitRaised(to: try c.decodeIfPresent(Int.self, forKey: Event.Key("to")))
     case "resumed": self = .resumed
     default:
       throw DecodingError.dataCorruptedError(

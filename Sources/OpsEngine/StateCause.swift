@@ -61,7 +61,8 @@ public enum StateCause: Sendable, Equatable, Hashable {
     case .started(let q, let slot, let limit, let after):
       "\(q) started it in slot \(slot) of \(Self.limitText(limit))"
         + (after.map { ": " + $0.text } ?? "")
-    case .skippedMain: "cancelled before it started: its queue starts it, it skips main() and finishes"
+    case .skippedMain:
+      "cancelled before it started: its queue starts it, it skips main() and finishes"
     case .workReturned: "its work returned"
     case .workThrew(let e): "its work threw: \(e)"
     case .noticedCancel(let c, let t):
@@ -70,7 +71,8 @@ public enum StateCause: Sendable, Equatable, Hashable {
         : "cancelled: the work noticed at its check at \(formatSeconds(t))s and stopped early"
     case .finishedAtOnce(let c):
       "cancelled (\(c.rawValue)) with immediate cancellation: finished at once, the work is abandoned"
-    case .ranDespiteCancel: "its work ran to its end although cancelled: it never checked isCancelled"
+    case .ranDespiteCancel:
+      "its work ran to its end although cancelled: it never checked isCancelled"
     case .childrenFinished(let n):
       n == 0 ? "it has no children, so it finishes at once" : "all \(n) of its children finished"
     case .observersNotified: "willFinish observers notified"

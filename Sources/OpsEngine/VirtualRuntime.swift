@@ -45,7 +45,12 @@ public final class VirtualRuntime {
       for s in subscribers { s(event) }
     }
     publisher.scheduleWake = { [unowned self] time, token in
-      push(.lintWake(token: token), at: Self.micros(time))
+      // After everything else due at the same instant: a lint looks at the settled moment.
+      scheduled += 1
+      agenda.insert(
+        Entry(
+          time: max(Self.micros(time), clock), order: scheduled + Self.lateOrder,
+          action: .lintWake(token: token)))
     }
   }
 
@@ -80,6 +85,9 @@ public final class VirtualRuntime {
 
   /// Seconds as clock microseconds, saturating: an infinite or huge span means "never" (the engine's
   /// longest span), and NaN or a negative one means "now", so no input can trap the conversion.
+  /// Added to the order of lint wake-ups so they sort after every other action of their instant.
+  static let lateOrder = 1 << 50
+
   static func micros(_ seconds: Double) -> Int64 {
     guard seconds > 0 else { return 0 }
     return Int64((min(seconds, EngineCore.maxSeconds) * 1_000_000).rounded())

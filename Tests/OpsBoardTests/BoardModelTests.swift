@@ -24,7 +24,9 @@ struct BoardModelTests {
     #expect(network.counts[.pending] == 2)
     #expect(network.counts[.finished] == 2)
     #expect(network.cancelled == 1)
-    #expect(network.operationCount == 5)
+    // Foundation's operationCount counts unfinished operations; all five were added.
+    #expect(network.operationCount == 3)
+    #expect(network.counts.total == 5)
     let images = model.queue(named: "images")!
     #expect(images.maxConcurrent == nil)
     #expect(images.executing == 3)
@@ -59,23 +61,34 @@ struct BoardModelTests {
   @Test func logLinesSayWhatHappenedAndWhy() {
     let (_, log) = fold(photoRuntime())
     let lines = Set(log.map(\.line))
-    #expect(lines.contains("4.00  decode  pending → ready: download finished"))
+    #expect(lines.contains("4.00  decode  pending → ready: its dependency download finished"))
     #expect(lines.contains("0.00  download  initialized → pending: added to network"))
     #expect(
-      lines.contains("4.00  fetchAvatar  ready → executing: download finished, freeing a slot"))
-    #expect(lines.contains("3.00  rateApp  ready → executing: got the Alert exclusivity lock"))
-    #expect(
       lines.contains(
-        "13.00  upload  pending → evaluatingConditions: login finished (the last of 2 dependencies)"
+        "4.00  fetchAvatar  ready → executing: network started it in slot 2 of 2: download finished and freed a slot"
       ))
-    #expect(lines.contains("14.00  upload  evaluatingConditions → ready: all conditions satisfied"))
-    #expect(lines.contains("2.00  analytics  executing → finishing: work failed: quota exceeded"))
+    #expect(lines.contains("3.00  rateApp  pending → ready: got the Alert exclusivity lock"))
     #expect(
       lines.contains(
-        "4.50  prefetch  executing → finishing: cancelled: the work noticed and stopped early"))
+        "11.00  upload  pending → evaluatingConditions: its dependency resize finished"))
+    // Only the condition waits for what it produced (ProcedureKit).
     #expect(
       lines.contains(
-        "6.00  warmCache  executing → finishing: timed out: the work noticed and stopped"))
+        "11.00  upload  condition loggedIn waits for login, which it produced, before it is evaluated"
+      ))
+    #expect(
+      lines.contains(
+        "14.00  upload  evaluatingConditions → ready: all its conditions were satisfied"))
+    #expect(
+      lines.contains("2.00  analytics  executing → finishing: its work threw: quota exceeded"))
+    #expect(
+      lines.contains(
+        "4.50  prefetch  executing → finishing: cancelled: the work noticed at its check at 4.5s and stopped early"
+      ))
+    #expect(
+      lines.contains(
+        "6.00  warmCache  executing → finishing: timed out: the work noticed at its check at 6s and stopped"
+      ))
     #expect(lines.contains("4.00  » cancel prefetch (scenario action)"))
     // Every event has exactly one entry, in order.
     #expect(log.map(\.seq) == Array(1...log.count))
@@ -95,12 +108,13 @@ struct BoardModelTests {
   @Test func dependenciesAndDependentsWithTheirStates() {
     let (model, _) = fold(photoRuntime(), until: 12)
     let upload = model.operation(named: "upload")!
-    // login was named by upload before it was added to a queue.
-    #expect(upload.dependencies == ["resize", "login"])
-    #expect(model.operation(named: "login")!.dependents == ["upload"])
+    // login is what upload's condition produced: the condition waits for it, not upload itself.
+    #expect(upload.dependencies == ["resize"])
+    #expect(upload.conditions[0].dependency == "login")
+    #expect(model.operation(named: "login")!.dependents == [])
     #expect(model.operation(named: "decode")!.dependents == ["resize", "thumbnail"])
-    #expect(model.dependencyProgress(of: upload) == (1, 2))
-    #expect(model.dependencyStates(of: "upload").map(\.state) == [.finished, .executing])
+    #expect(model.dependencyProgress(of: upload) == (1, 1))
+    #expect(model.dependencyStates(of: "upload").map(\.state) == [.finished])
     #expect(model.dependentStates(of: "resize").map(\.name) == ["upload", "login"])
   }
 
@@ -160,9 +174,9 @@ struct BoardModelTests {
     #expect(model.operation(named: "b")!.state == .finished)
     #expect(
       log.map(\.line).contains(
-        "0.00  a  pending → ready: cancelled, so ready at once: its queue must still start it to finish it"
+        "0.00  a  pending → ready: cancelled (command), so ready at once: its queue must still start it to finish it"
       ))
-    #expect(log.map(\.line).contains("0.00  b  pending → ready: a finished"))
+    #expect(log.map(\.line).contains("0.00  b  pending → ready: its dependency a finished"))
   }
 
   @Test func limitChangesAndResumeAreNamedAsCausesOfStarts() throws {
@@ -178,8 +192,12 @@ struct BoardModelTests {
     rt.perform(.resume(queue: "q"), source: .key)
     let (model, log) = fold(rt)
     let lines = log.map(\.line)
-    #expect(lines.contains("0.00  two  ready → executing: q limit raised to 2"))
-    #expect(lines.contains("1.00  three  ready → executing: q resumed"))
+    #expect(
+      lines.contains(
+        "0.00  two  ready → executing: q started it in slot 2 of 2: its limit was raised to 2"))
+    #expect(
+      lines.contains(
+        "1.00  three  ready → executing: q started it in slot 1 of 2: the queue was resumed"))
     #expect(model.queue(named: "q")!.maxConcurrent == 2)
     #expect(model.queue(named: "q")!.counts[.finished] == 3)
   }

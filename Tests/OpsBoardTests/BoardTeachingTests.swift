@@ -339,12 +339,14 @@ struct BoardTeachingTimeTravelTests {
 struct BoardTeachingNarrationTests {
   @Test func aDependencyReleaseIsNarrated() throws {
     let s = photoSession()
-    let released = EventKind.state(operation: "decode", from: .pending, to: .ready, cause: .noDependencies)
+    let released = EventKind.state(
+      operation: "decode", from: .pending, to: .ready, cause: .dependencyFinished("download", of: 1)
+    )
     // Reveal events one at a time up to download finishing and releasing decode.
     while let e = s.revealOne(), e.kind != released {}
     let entry = try #require(s.log.last)
     #expect(entry.event.kind == released)
-    let sentence = "decode is ready: its dependency download finished and it has no conditions"
+    let sentence = "decode is ready: its dependency download finished"
     #expect(Narration.sentence(for: entry, in: s.model) == sentence)
     // The status line tells it when no key message is shown.
     let lines = screen(s, 120, 40).split(separator: "\n")

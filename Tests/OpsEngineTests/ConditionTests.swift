@@ -17,7 +17,9 @@ import Testing
       ])
     // Conditions are evaluated concurrently: ready after the slower one.
     #expect(
-      rt.time { if case .state("op", .evaluatingConditions, .ready, _) = $0 { true } else { false } }
+      rt.time {
+        if case .state("op", .evaluatingConditions, .ready, _) = $0 { true } else { false }
+      }
         == 1.0)
     #expect(
       rt.events.contains {

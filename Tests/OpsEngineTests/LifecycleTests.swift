@@ -126,10 +126,13 @@ import Testing
   }
 
   @Test func jsonLineHasTheContractKeysInOrder() {
-    let e = Event(seq: 3, time: 1.25, kind: .state(operation: "a", from: .pending, to: .ready, cause: .noDependencies))
+    let e = Event(
+      seq: 3, time: 1.25,
+      kind: .state(operation: "a", from: .pending, to: .ready, cause: .noDependencies))
     #expect(
       e.jsonLine
-        == #"{"seq":3,"time":1.25,"type":"state","operation":"a","from":"pending","to":"ready"}"#)
+        == #"{"seq":3,"time":1.25,"type":"state","operation":"a","from":"pending","to":"ready","cause":{"kind":"noDependencies"}}"#
+    )
     let q = Event(
       seq: 1, time: 0,
       kind: .queueAdded(queue: "n", maxConcurrent: nil, suspended: false, qos: .utility))

@@ -31,7 +31,9 @@ import Testing
     if cancelOutcome.isApplied {
       #expect(runtime.isCancelled("fetch c.zip"))
     } else {
-      #expect(cancelOutcome == .rejected("fetch c.zip has already finished: cancelling it now is too late"))
+      #expect(
+        cancelOutcome
+          == .rejected("fetch c.zip has already finished: cancelling it now is too late"))
       #expect(!runtime.isCancelled("fetch c.zip"))
     }
     #expect(log.finishOrder.last == "verify")

@@ -113,8 +113,7 @@ private let noFailedDependencies = ConditionSpec(
   // procedure itself waits only for its own dependencies and the evaluator). Cf. ConditionTests.swift
   // test__long_running_condition_with_dependency_is_cancelled_if_a_result_is_determined_by_another_
   // condition, where the second condition is decided while the produced dependency still runs.
-  @Test(
-    )
+  @Test()
   func aProducedDependencyDelaysOnlyItsOwnCondition() throws {
     let op = spec(
       "op",
@@ -168,8 +167,7 @@ private let noFailedDependencies = ConditionSpec(
   // Ports ConditionTests.swift test__procedure_cancelled_while_conditions_are_being_evaluated_
   // cancels_condition_produced_dependencies. Rule: Procedure.swift:1074 → 1592-1600 → Condition.swift
   // 992-1003. An unrelated operation is not touched.
-  @Test(
-    )
+  @Test()
   func cancellingTheOperationCancelsItsProducedDependency() throws {
     let op = spec("op", conditions: [ConditionSpec(name: "loggedIn", dependency: "login")])
     let rt = try makeRuntime(
@@ -260,8 +258,7 @@ private let noFailedDependencies = ConditionSpec(
   // the condition reports dependenciesFailed. Cf. ConditionTests.swift test__condition_dependency_
   // requirement_noFailed_skips_evaluate_when_dependency_iscancelled_with_errors. Here the error is a
   // timeout. Rule: NoFailedDependenciesCondition.swift:44-51.
-  @Test(
-    )
+  @Test()
   func noFailedDependenciesFailsOnADependencyCancelledWithAnError() throws {
     let rt = try makeRuntime(operations: [
       (spec("dep", work: 2, timeout: 0.5), "q"),
@@ -366,8 +363,7 @@ private let noFailedDependencies = ConditionSpec(
   // 692-715 (claimed when started), ProcedureQueue.swift:470-474, 488-520; released only at finish
   // (Procedure.swift:1297-1300). Cf. MutualExclusivityTests.swift test__mutually_exclusive_
   // operations_added_concurrently_are_run_exclusively.
-  @Test(
-    )
+  @Test()
   func anOperationWaitingForAQueueSlotKeepsItsPlace() throws {
     let rt = try makeRuntime(
       queues: [QueueSpec(name: "serial", maxConcurrent: 1), QueueSpec(name: "other")],

@@ -75,12 +75,24 @@ extension RandomScenario {
         kind: .operationAdded(
           operation: "b", queue: "q", priority: .normal, qos: .default, kind: .plain,
           dependencies: ["a"], conditions: [], exclusivity: [], work: 1)),
-      Event(seq: 4, time: 0, kind: .state(operation: "a", from: .initialized, to: .pending, cause: .noDependencies)),
-      Event(seq: 5, time: 0, kind: .state(operation: "a", from: .pending, to: .ready, cause: .noDependencies)),
-      Event(seq: 6, time: 0, kind: .state(operation: "a", from: .ready, to: .executing, cause: .noDependencies)),
-      Event(seq: 7, time: 0, kind: .state(operation: "b", from: .initialized, to: .pending, cause: .noDependencies)),
-      Event(seq: 8, time: 0, kind: .state(operation: "b", from: .pending, to: .ready, cause: .noDependencies)),
-      Event(seq: 9, time: 0, kind: .state(operation: "b", from: .ready, to: .executing, cause: .noDependencies)),
+      Event(
+        seq: 4, time: 0,
+        kind: .state(operation: "a", from: .initialized, to: .pending, cause: .noDependencies)),
+      Event(
+        seq: 5, time: 0,
+        kind: .state(operation: "a", from: .pending, to: .ready, cause: .noDependencies)),
+      Event(
+        seq: 6, time: 0,
+        kind: .state(operation: "a", from: .ready, to: .executing, cause: .noDependencies)),
+      Event(
+        seq: 7, time: 0,
+        kind: .state(operation: "b", from: .initialized, to: .pending, cause: .noDependencies)),
+      Event(
+        seq: 8, time: 0,
+        kind: .state(operation: "b", from: .pending, to: .ready, cause: .noDependencies)),
+      Event(
+        seq: 9, time: 0,
+        kind: .state(operation: "b", from: .ready, to: .executing, cause: .noDependencies)),
     ]
     let found = EventInvariants(exclusivity: ["a": ["x"], "b": ["x"]], requireAllFinished: false)
       .violations(in: overlapping)

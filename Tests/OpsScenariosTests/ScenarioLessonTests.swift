@@ -122,7 +122,11 @@ func warnings(_ rt: VirtualRuntime) -> Set<String> {
     #expect(rt.finished("stubborn") == 8)
     #expect(rt.finished("abrupt") == 3)
     #expect(rt.events.contains { $0.kind == .cancelTooLate(operation: "done") && $0.time == 4 })
-    #expect(warnings(rt) == ["ignoresCancellation:stubborn", "cancelledTooLate:done", "ranAfterFailedDependency:afterQueued"])
+    #expect(
+      warnings(rt) == [
+        "ignoresCancellation:stubborn", "cancelledTooLate:done",
+        "ranAfterFailedDependency:afterQueued",
+      ])
   }
 
   @Test func asyncPitfalls() throws {

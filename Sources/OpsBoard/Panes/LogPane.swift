@@ -29,7 +29,8 @@ extension BoardRenderer {
     switch entry.event.kind {
     case .command: Style(fg: .yellow, attrs: .bold)
     case .state(_, _, let to, _): Style(fg: StateLook.color(to))
-    case .cancelled, .cancelTooLate, .cycleDetected, .warning, .refused: Style(fg: .red, attrs: .bold)
+    case .cancelled, .cancelTooLate, .cycleDetected, .warning, .refused:
+      Style(fg: .red, attrs: .bold)
     case .conditionResult(_, _, .failed, _): Style(fg: .red)
     case .queueSuspended, .queueResumed, .queueMaxConcurrent: .bold
     default: .plain

@@ -2,7 +2,8 @@
 public struct CancelledTooLateLint: Lint {
   public let kind = "cancelledTooLate"
   public let summary = "an operation was cancelled after it had finished"
-  public let teaching = "cancel() on a finished operation does nothing: cancel earlier, or not at all."
+  public let teaching =
+    "cancel() on a finished operation does nothing: cancel earlier, or not at all."
 
   public init() {}
 

@@ -13,7 +13,9 @@ public struct IgnoresCancellationLint: Lint {
   public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
     switch event.kind {
     case .cancelled(let o, _, _):
-      if p.operation(named: o)?.state == .executing { deadlines.set(o, at: event.time + Self.grace) }
+      if p.operation(named: o)?.state == .executing {
+        deadlines.set(o, at: event.time + Self.grace)
+      }
     case .state(let o, .executing, .finishing, let cause):
       deadlines.remove(o)
       // Caught at the finish too: the work ran to its end well after the cancel.

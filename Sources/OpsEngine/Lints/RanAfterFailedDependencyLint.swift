@@ -12,7 +12,8 @@ public struct RanAfterFailedDependencyLint: Lint {
     guard case .didStart(let o) = event.kind, let op = p.operation(named: o) else { return }
     for d in op.dependencies {
       guard let dep = p.operation(named: d), dep.cancelled || !dep.errors.isEmpty else { continue }
-      out.raise(o, "\(o) ran although its dependency \(d) \(dep.cancelled ? "was cancelled" : "failed").")
+      out.raise(
+        o, "\(o) ran although its dependency \(d) \(dep.cancelled ? "was cancelled" : "failed").")
       return
     }
   }

@@ -9,11 +9,9 @@ public struct StarvedLint: Lint {
   public init() {}
 
   public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
-    // Only a start can overtake: look at the waiting members of that queue.
-    guard case .state(let o, _, .executing, _) = event.kind, let started = p.operation(named: o)
-    else { return }
-    for op in p.members(of: started.queue) {
-      guard op.state == .ready, !op.cancelled, op.overtakenBy.count >= Self.threshold else {
+    // Only a start can overtake: look at those it just overtook.
+    for name in p.lastOvertaken {
+      guard let op = p.operation(named: name), op.overtakenBy.count >= Self.threshold else {
         continue
       }
       out.raise(

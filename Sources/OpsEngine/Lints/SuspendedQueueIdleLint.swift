@@ -29,7 +29,8 @@ public struct SuspendedQueueIdleLint: Lint {
       let n = q.operationCount
       out.raise(
         name,
-        "Queue \(name) is suspended with \(n) operation\(n == 1 ? "" : "s") waiting and nothing else is running.")
+        "Queue \(name) is suspended with \(n) operation\(n == 1 ? "" : "s") waiting and nothing else is running."
+      )
     }
   }
 }

@@ -39,7 +39,8 @@ extension Projection {
       var parts: [String] = []
       if !evaluating.isEmpty {
         parts.append(
-          "evaluating condition\(evaluating.count == 1 ? "" : "s") \(evaluating.joined(separator: ", "))")
+          "evaluating condition\(evaluating.count == 1 ? "" : "s") \(evaluating.joined(separator: ", "))"
+        )
       }
       parts += waiting
       return parts.isEmpty ? "its conditions are being evaluated" : parts.joined(separator: "; ")

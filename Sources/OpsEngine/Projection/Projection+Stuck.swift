@@ -49,8 +49,12 @@ extension Projection {
     case .ready, .evaluatingConditions:
       if let q, q.suspended { return .suspendedQueue(q.name) }
       if let q, q.maxConcurrent == 0 { return .zeroLimit(q.name) }
-      if let lock = op.waitingForLock { return .waitsFor(lockHolders[lock.category] ?? lock.holder) }
-      if let q, q.isAtLimit, let first = executing(in: q.name).first { return .waitsFor(first.name) }
+      if let lock = op.waitingForLock {
+        return .waitsFor(lockHolders[lock.category] ?? lock.holder)
+      }
+      if let q, q.isAtLimit, let first = executing(in: q.name).first {
+        return .waitsFor(first.name)
+      }
       return .other(whyWaiting(op.name) ?? op.state.rawValue)
     case .pending:
       if let d = op.dependencies.first(where: { operation(named: $0)?.state != .finished }) {
@@ -58,7 +62,9 @@ extension Projection {
           ? .other("its dependency \(d) is never added to a queue") : .waitsFor(d)
       }
       if let q, q.suspended { return .suspendedQueue(q.name) }
-      if let lock = op.waitingForLock { return .waitsFor(lockHolders[lock.category] ?? lock.holder) }
+      if let lock = op.waitingForLock {
+        return .waitsFor(lockHolders[lock.category] ?? lock.holder)
+      }
       return .other(whyWaiting(op.name) ?? op.state.rawValue)
     case .initialized, .finished:
       return .other(whyWaiting(op.name) ?? op.state.rawValue)
@@ -102,10 +108,14 @@ extension Projection {
       parts.append(
         "\(blockedByKey) wait\(blockedByKey == 1 ? "s" : "") for "
           + (suspended.isEmpty ? "" : "suspended \(suspended.joined(separator: ", ")) (s resumes)")
-          + (zero.isEmpty ? "" : (suspended.isEmpty ? "" : " and ") + "a limit of 0 on \(zero.joined(separator: ", ")) (+ raises it)"))
+          + (zero.isEmpty
+            ? ""
+            : (suspended.isEmpty ? "" : " and ")
+              + "a limit of 0 on \(zero.joined(separator: ", ")) (+ raises it)"))
     } else if !zero.isEmpty {
       parts.append(
-        "\(blockedByKey) wait\(blockedByKey == 1 ? "s" : "") for a limit of 0 on \(zero.joined(separator: ", ")) (+ raises it)")
+        "\(blockedByKey) wait\(blockedByKey == 1 ? "s" : "") for a limit of 0 on \(zero.joined(separator: ", ")) (+ raises it)"
+      )
     }
     if never > 0 {
       parts.append(

@@ -28,6 +28,8 @@ public struct Projection: Sendable, Equatable {
   public private(set) var unfinishedCount = 0
   /// Operations executing in any queue.
   public private(set) var executingCount = 0
+  /// The operations the last event's start overtook (what the starvation lint looks at).
+  public private(set) var lastOvertaken: [String] = []
 
   private var queueIndex: [String: Int] = [:]
   private var operationIndex: [String: Int] = [:]
@@ -94,6 +96,7 @@ public struct Projection: Sendable, Equatable {
     lastSeq = event.seq
     version += 1
     if event.time > now { now = event.time }
+    if !lastOvertaken.isEmpty { lastOvertaken = [] }
     let t = event.time
     switch event.kind {
     case .queueAdded(let q, let limit, let suspended, let qos):
@@ -107,7 +110,8 @@ public struct Projection: Sendable, Equatable {
       updateQueue(q) { $0.suspended = false }
     case .queueMaxConcurrent(let q, let value):
       updateQueue(q) { $0.maxConcurrent = value }
-    case .operationAdded(let o, let q, let p, let qos, let kind, let deps, let conds, let excl, let w):
+    case .operationAdded(
+      let o, let q, let p, let qos, let kind, let deps, let conds, let excl, let w):
       addOperation(
         o, queue: q, priority: p, qos: qos, kind: kind, deps: deps,
         conditions: conds.map { ConditionInfo(name: $0, category: nil) }
@@ -270,6 +274,9 @@ public struct Projection: Sendable, Equatable {
       $0.counts[to] += 1
     }
     var op = operations[i]
+    let level = Self.level(op.priority)
+    if from == .ready { updateQueue(q) { _ = $0.readyByPriority[level].remove(i) } }
+    if to == .ready { updateQueue(q) { _ = $0.readyByPriority[level].insert(i) } }
     op.state = to
     op.enteredState = t
     op.lastTransition = Transition(from: from, to: to, time: t, cause: cause)
@@ -313,13 +320,23 @@ public struct Projection: Sendable, Equatable {
   /// Anyone of lower priority who was ready and waiting in the same queue has just been overtaken.
   private mutating func noteOvertaken(by i: Int) {
     let started = operations[i]
-    guard let q = queue(named: started.queue), started.priority != .veryLow else { return }
-    // Only ready members can be overtaken; a queue's ready members are few while it is at its limit.
-    for m in q.memberSet where m != i {
-      let other = operations[m]
-      guard other.state == .ready, !other.cancelled, other.priority.value < started.priority.value
-      else { continue }
-      operations[m].overtakenBy.append(started.name)
+    guard let q = queue(named: started.queue) else { return }
+    for level in 0..<Self.level(started.priority) {
+      // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
+      for m in q.readyByPriority[level].sorted() where !operations[m].cancelled {
+        operations[m].overtakenBy.append(started.name)
+        lastOvertaken.append(operations[m].name)
+      }
+    }
+  }
+
+  static func level(_ p: QueuePriority) -> Int {
+    switch p {
+    case .veryLow: 0
+    case .low: 1
+    case .normal: 2
+    case .high: 3
+    case .veryHigh: 4
     }
   }
 

@@ -26,6 +26,9 @@ public struct QueueInfo: Sendable, Equatable {
   var memberSet = Set<Int>()
   /// Executing operations (projection indices).
   var executingSet = Set<Int>()
+  /// Ready operations by priority level (veryLow … veryHigh), so a start looks only at those it can
+  /// overtake.
+  var readyByPriority = [Set<Int>](repeating: [], count: 5)
 
   public var executing: Int { counts[.executing] }
   /// Foundation's `operationCount`: operations added that have not finished.

@@ -61,7 +61,9 @@ public final class EventPublisher {
     for (subject, detail) in out.findings {
       let lint = lints[i]
       guard raised.insert(lint.kind + "\u{0}" + subject).inserted else { continue }
-      emit(.warning(kind: lint.kind, subject: subject, message: detail + " " + lint.teaching), at: time)
+      emit(
+        .warning(kind: lint.kind, subject: subject, message: detail + " " + lint.teaching), at: time
+      )
     }
   }
 
