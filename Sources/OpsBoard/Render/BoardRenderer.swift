@@ -165,10 +165,9 @@ struct BoardRenderer {
       return
     }
     let hint: String
-    if info.finished && info.unfinished > 0 {
-      let n = info.unfinished
-      hint =
-        "Nothing more will happen: \(n) operation\(n == 1 ? "" : "s") can never finish. r restarts, q quits."
+    if info.finished && info.unfinished > 0, let stuck = model.projection.stuckSummary() {
+      // The projection says what a key can still unblock (a suspended queue, a zero limit) and what not.
+      hint = stuck + " r restarts, q quits."
     } else if info.finished {
       hint = "The scenario is over at \(clockText(model.now))s: r restarts it, q quits."
     } else if let story = Narration.latest(in: model) {
