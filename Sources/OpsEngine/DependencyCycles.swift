@@ -1,8 +1,8 @@
 /// Dependency cycles, found as edges are linked. Adding "a depends on b" closes a cycle exactly when
 /// a is reachable from b along dependencies. The search runs from both ends at once (forward from b along
-/// dependencies, backward from a along dependents), always widening the smaller side, so a chain
-/// declared in either order costs a few steps per edge instead of the whole chain. Iterative: no stack
-/// depth grows with the graph.
+/// dependencies, backward from a along dependents), always widening the side whose next step looks at
+/// fewer edges, so a chain declared in either order costs a few steps per edge instead of the whole
+/// chain (one side has nothing to follow yet). Iterative: no stack depth grows with the graph.
 struct DependencyCycles {
   /// Every cycle found, as operation ids in dependency order (each depends on the next, the last on
   /// the first).
@@ -47,8 +47,13 @@ struct DependencyCycles {
     var forwardFrontier = [b]
     var backwardFrontier = [a]
     var meet: Int?
+    func cost(_ frontier: [Int], _ edges: (OperationRecord) -> Int) -> Int {
+      frontier.reduce(0) { $0 + edges(ops[$1]) }
+    }
     while meet == nil, !forwardFrontier.isEmpty, !backwardFrontier.isEmpty {
-      if forwardFrontier.count <= backwardFrontier.count {
+      if cost(forwardFrontier, { $0.dependencies.count })
+        <= cost(backwardFrontier, { $0.dependents.count })
+      {
         var next: [Int] = []
         outer: for x in forwardFrontier {
           for d in ops[x].dependencies where ops[d].state != .finished && forward[d] == nil {

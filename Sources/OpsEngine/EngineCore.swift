@@ -186,16 +186,21 @@ final class EngineCore {
   /// microseconds in 64 bits, and nothing a person watches lasts longer.
   static let maxSeconds = 1e9
 
-  /// Resolves the declared dependencies by name (they may be created in any order).
+  /// Resolves the declared dependencies by name (they may be created in any order). Names are
+  /// deduplicated once, so a wide fan-in links in linear time.
   func resolveDeclaredDependencies(_ op: OperationRecord) throws {
+    var seen = Set<Int>()
+    let fresh = op.dependencies.isEmpty
     for name in op.spec.dependencies {
       guard let dep = operation(named: name) else { throw EngineError.unknownOperation(name) }
-      link(op, dependsOn: dep)
+      guard seen.insert(dep.id).inserted else { continue }
+      link(op, dependsOn: dep, known: fresh)
     }
   }
 
-  func link(_ op: OperationRecord, dependsOn dep: OperationRecord) {
-    guard !op.dependencies.contains(dep.id) else { return }
+  /// `known`: the caller knows `dep` is not yet among `op`'s dependencies (skips a linear check).
+  func link(_ op: OperationRecord, dependsOn dep: OperationRecord, known: Bool = false) {
+    guard known || !op.dependencies.contains(dep.id) else { return }
     op.dependencies.append(dep.id)
     dep.dependents.append(op.id)
     if dep.state != .finished {

@@ -53,7 +53,13 @@ extension EventKind {
       return
         "dependency cycle \((ops + [ops.first ?? ""]).joined(separator: " → ")): these can never start"
     case .command(let c, _, let v, let source):
-      return "\(source == .key ? "key" : source.rawValue): \(c)" + (v.map { " \($0)" } ?? "")
+      let mark =
+        switch source {
+        case .key: "⌨ key"
+        case .action: "» scenario action"
+        case .api: "◆ api"
+        }
+      return "\(mark): \(c)" + (v.map { " \($0)" } ?? "")
     case .warning(let kind, _, let message): return "⚠ \(kind): \(message)"
     }
   }

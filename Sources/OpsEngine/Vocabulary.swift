@@ -3,7 +3,17 @@ public enum OperationState: String, Codable, Sendable, CaseIterable, Comparable 
   case initialized, pending, evaluatingConditions, ready, executing, finishing, finished
 
   public static func < (a: Self, b: Self) -> Bool { a.order < b.order }
-  public var order: Int { Self.allCases.firstIndex(of: self)! }
+  public var order: Int {
+    switch self {
+    case .initialized: 0
+    case .pending: 1
+    case .evaluatingConditions: 2
+    case .ready: 3
+    case .executing: 4
+    case .finishing: 5
+    case .finished: 6
+    }
+  }
 }
 
 /// Foundation's `Operation.QueuePriority`, with its raw values.

@@ -35,12 +35,12 @@ struct BoardKeyTests {
     #expect(s.status?.kind == .applied)
     #expect(
       s.log.suffix(2).map(\.line) == [
-        "1.00  ⌨ suspend network",
+        "1.00  network  ⌨ key: suspend",
         "1.00  network  queue suspended: nothing new starts, running operations continue",
       ])
     let screen = s.render(width: 80, height: 24, ascii: false).text
     #expect(screen.contains("›network ‖ suspended"))
-    #expect(screen.contains("⌨ suspend network"))
+    #expect(screen.contains("⌨ key: suspend"))
     press(s, .character("s"))
     #expect(!s.model.queue(named: "network")!.suspended)
     #expect(s.log.last?.line == "1.00  network  queue resumed")
@@ -94,7 +94,7 @@ struct BoardKeyTests {
     press(s, .character("-"))
     #expect(s.model.queue(named: "images")!.maxConcurrent == 2)
     #expect(s.model.queue(named: "images")!.executing == 2)
-    #expect(s.log.contains { $0.line == "0.00  ⌨ maxConcurrent images 2" })
+    #expect(s.log.contains { $0.line == "0.00  images  ⌨ key: maxConcurrent 2" })
   }
 
   @Test func cancelTheSelectedOperation() {

@@ -89,7 +89,7 @@ struct BoardModelTests {
       lines.contains(
         "6.00  warmCache  executing → finishing: timed out: the work noticed at its check at 6s and stopped"
       ))
-    #expect(lines.contains("4.00  » cancel prefetch (scenario action)"))
+    #expect(lines.contains("4.00  prefetch  » scenario action: cancel"))
     // Every event has exactly one entry, in order.
     #expect(log.map(\.seq) == Array(1...log.count))
   }
@@ -99,7 +99,7 @@ struct BoardModelTests {
     rt.run(until: 3.1)
     rt.perform(.suspend(queue: "network"), source: .key)
     let (_, log) = fold(rt, until: 3.1)
-    let i = log.firstIndex { $0.line == "3.10  ⌨ suspend network" }!
+    let i = log.firstIndex { $0.line == "3.10  network  ⌨ key: suspend" }!
     #expect(
       log[i + 1].line
         == "3.10  network  queue suspended: nothing new starts, running operations continue")

@@ -14,8 +14,8 @@ public struct LogEntry: Sendable, Equatable {
   public var seq: Int { event.seq }
   public var time: Double { event.time }
   public var isCommand: Bool { if case .command = event.kind { true } else { false } }
-  /// The operation or queue it is about (empty for commands, whose line names their target).
-  public var subject: String { isCommand ? "" : event.kind.subject }
+  /// The operation or queue it is about (a command's target).
+  public var subject: String { event.kind.subject }
 
   /// Observer calls and the instant finishing → finished step: true to the engine, but they repeat what
   /// the transition before them said, so the small log pane leaves them out.
@@ -26,24 +26,11 @@ public struct LogEntry: Sendable, Equatable {
     }
   }
 
-  /// What happened, in plain words, without time or subject.
-  public var message: String {
-    switch event.kind {
-    case .command(let c, let target, let value, let source):
-      let mark =
-        switch source {
-        case .key: "⌨"
-        case .action: "»"
-        case .api: "◆"
-        }
-      let origin = source == .action ? " (scenario action)" : ""
-      return "\(mark) \(c) \(target)" + (value.map { " \($0)" } ?? "") + origin
-    default:
-      return event.kind.summary
-    }
-  }
+  /// What happened, in plain words, without time or subject: the engine's wording, the same as the
+  /// text trace's.
+  public var message: String { event.kind.summary }
 
-  /// `3.40  resize  pending → evaluatingConditions: download finished`, or `3.10  ⌨ suspend network`.
+  /// `3.40  resize  pending → evaluatingConditions: its dependency download finished`.
   public var line: String {
     let subject = subject
     return clockText(time) + "  " + (subject.isEmpty ? "" : subject + "  ") + message

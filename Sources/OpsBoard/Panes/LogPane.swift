@@ -13,15 +13,13 @@ extension BoardRenderer {
     }
   }
 
-  /// One log line in columns: time, subject, what happened (a command spans subject and message).
+  /// One log line in columns: time, subject (a command's target), what happened.
   mutating func drawLogLine(_ entry: LogEntry, x: Int, y: Int, width: Int, subjectWidth: Int) {
     stats.logLinesDrawn += 1
     canvas.putRight(clockText(entry.time), maxX: x + 8, y: y, style: .dim)
     var mx = x + 10
-    if !entry.isCommand {
-      canvas.put(entry.subject, x: mx, y: y, width: subjectWidth)
-      mx += subjectWidth + 2
-    }
+    canvas.put(entry.subject, x: mx, y: y, width: subjectWidth)
+    mx += subjectWidth + 2
     canvas.put(entry.message, x: mx, y: y, width: x + width - mx, style: Self.logStyle(entry))
   }
 

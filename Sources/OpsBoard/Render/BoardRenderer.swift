@@ -167,7 +167,8 @@ struct BoardRenderer {
     let hint: String
     if info.finished && info.unfinished > 0, let stuck = model.projection.stuckSummary() {
       // The projection says what a key can still unblock (a suspended queue, a zero limit) and what not.
-      hint = stuck + " r restarts, q quits."
+      let keys = " r restarts, q quits."
+      hint = stuck.count + keys.count < r.width ? stuck + keys : stuck
     } else if info.finished {
       hint = "The scenario is over at \(clockText(model.now))s: r restarts it, q quits."
     } else if let story = Narration.latest(in: model) {

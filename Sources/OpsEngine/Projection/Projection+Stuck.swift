@@ -89,33 +89,30 @@ extension Projection {
       }
       return rootCause[current]
     }
-    var blockedByKey = 0
+    var bySuspension = 0
+    var byZeroLimit = 0
     var never = 0
     for s in stuck {
       switch root(s.operation) {
       case .suspendedQueue(let q)?:
-        blockedByKey += 1
+        bySuspension += 1
         if !suspended.contains(q) { suspended.append(q) }
       case .zeroLimit(let q)?:
-        blockedByKey += 1
+        byZeroLimit += 1
         if !zero.contains(q) { zero.append(q) }
       default:
         never += 1
       }
     }
+    func wait(_ n: Int) -> String { n == 1 ? "1 waits" : "\(n) wait" }
     var parts: [String] = []
-    if !suspended.isEmpty {
+    if bySuspension > 0 {
       parts.append(
-        "\(blockedByKey) wait\(blockedByKey == 1 ? "s" : "") for "
-          + (suspended.isEmpty ? "" : "suspended \(suspended.joined(separator: ", ")) (s resumes)")
-          + (zero.isEmpty
-            ? ""
-            : (suspended.isEmpty ? "" : " and ")
-              + "a limit of 0 on \(zero.joined(separator: ", ")) (+ raises it)"))
-    } else if !zero.isEmpty {
+        "\(wait(bySuspension)) for suspended \(suspended.joined(separator: ", ")) (s resumes)")
+    }
+    if byZeroLimit > 0 {
       parts.append(
-        "\(blockedByKey) wait\(blockedByKey == 1 ? "s" : "") for a limit of 0 on \(zero.joined(separator: ", ")) (+ raises it)"
-      )
+        "\(wait(byZeroLimit)) for a limit of 0 on \(zero.joined(separator: ", ")) (+ raises it)")
     }
     if never > 0 {
       parts.append(
@@ -123,6 +120,6 @@ extension Projection {
           ? "1 can never finish on its own (c cancels it)"
           : "\(never) can never finish on their own (c cancels one)")
     }
-    return "Nothing more will happen by itself: " + parts.joined(separator: "; ") + "."
+    return "Nothing more will happen: " + parts.joined(separator: "; ") + "."
   }
 }
