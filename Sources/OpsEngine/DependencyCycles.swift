@@ -37,6 +37,24 @@ struct DependencyCycles {
     return out
   }
 
+  /// One step of one side: follows `edges` from the frontier to unfinished operations not seen yet,
+  /// recording where each was reached from. Returns an operation the other side has reached, if any.
+  private static func expand(
+    _ frontier: inout [Int], _ parents: inout [Int: Int], meeting other: [Int: Int],
+    in ops: [OperationRecord], edges: (OperationRecord) -> [Int]
+  ) -> Int? {
+    var next: [Int] = []
+    for x in frontier {
+      for d in edges(ops[x]) where ops[d].state != .finished && parents[d] == nil {
+        parents[d] = x
+        if other[d] != nil { return d }
+        next.append(d)
+      }
+    }
+    frontier = next
+    return nil
+  }
+
   /// The cycle a → b → … → a that the new edge "a depends on b" closes, or nil.
   static func path(closing a: Int, _ b: Int, in ops: [OperationRecord]) -> [Int]? {
     if a == b { return [a] }
@@ -54,31 +72,9 @@ struct DependencyCycles {
       if cost(forwardFrontier, { $0.dependencies.count })
         <= cost(backwardFrontier, { $0.dependents.count })
       {
-        var next: [Int] = []
-        outer: for x in forwardFrontier {
-          for d in ops[x].dependencies where ops[d].state != .finished && forward[d] == nil {
-            forward[d] = x
-            if backward[d] != nil {
-              meet = d
-              break outer
-            }
-            next.append(d)
-          }
-        }
-        forwardFrontier = next
+        meet = expand(&forwardFrontier, &forward, meeting: backward, in: ops) { $0.dependencies }
       } else {
-        var next: [Int] = []
-        outer: for x in backwardFrontier {
-          for d in ops[x].dependents where ops[d].state != .finished && backward[d] == nil {
-            backward[d] = x
-            if forward[d] != nil {
-              meet = d
-              break outer
-            }
-            next.append(d)
-          }
-        }
-        backwardFrontier = next
+        meet = expand(&backwardFrontier, &backward, meeting: forward, in: ops) { $0.dependents }
       }
     }
     guard let m = meet else { return nil }

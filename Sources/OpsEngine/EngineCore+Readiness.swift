@@ -123,19 +123,9 @@ extension EngineCore {
     if op.spec.barrier {
       barriers[qid].ready.insert(op: op.id, order: op.order)
     } else {
-      q.ready[4 - priorityIndex(op.priority)].insert(op: op.id, order: op.order)
+      q.ready[4 - op.priority.level].insert(op: op.id, order: op.order)
     }
     markDirty(q.id)
-  }
-
-  private func priorityIndex(_ p: QueuePriority) -> Int {
-    switch p {
-    case .veryLow: 0
-    case .low: 1
-    case .normal: 2
-    case .high: 3
-    case .veryHigh: 4
-    }
   }
 
   // MARK: - Mutual exclusivity (ProcedureKit `MutualExclusion.swift`)

@@ -20,6 +20,17 @@ public enum OperationState: String, Codable, Sendable, CaseIterable, Comparable 
 public enum QueuePriority: String, Codable, Sendable, CaseIterable {
   case veryLow, low, normal, high, veryHigh
 
+  /// 0 (veryLow) … 4 (veryHigh): an index for per-priority lists.
+  public var level: Int {
+    switch self {
+    case .veryLow: 0
+    case .low: 1
+    case .normal: 2
+    case .high: 3
+    case .veryHigh: 4
+    }
+  }
+
   public var value: Int {
     switch self {
     case .veryLow: -8

@@ -274,7 +274,7 @@ public struct Projection: Sendable, Equatable {
       $0.counts[to] += 1
     }
     var op = operations[i]
-    let level = Self.level(op.priority)
+    let level = op.priority.level
     if from == .ready { updateQueue(q) { _ = $0.readyByPriority[level].remove(i) } }
     if to == .ready { updateQueue(q) { _ = $0.readyByPriority[level].insert(i) } }
     op.state = to
@@ -321,22 +321,12 @@ public struct Projection: Sendable, Equatable {
   private mutating func noteOvertaken(by i: Int) {
     let started = operations[i]
     guard let q = queue(named: started.queue) else { return }
-    for level in 0..<Self.level(started.priority) {
+    for level in 0..<started.priority.level {
       // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
       for m in q.readyByPriority[level].sorted() where !operations[m].cancelled {
         operations[m].overtakenBy.append(started.name)
         lastOvertaken.append(operations[m].name)
       }
-    }
-  }
-
-  static func level(_ p: QueuePriority) -> Int {
-    switch p {
-    case .veryLow: 0
-    case .low: 1
-    case .normal: 2
-    case .high: 3
-    case .veryHigh: 4
     }
   }
 
