@@ -11,6 +11,8 @@ public struct Projection: Sendable, Equatable {
   public private(set) var cycles: [[String]] = []
   /// Every lint raised, in order.
   public private(set) var warnings: [WarningInfo] = []
+  /// Every command (key, scripted action, API call), in order.
+  public private(set) var commands: [CommandInfo] = []
   /// Who holds each exclusivity category's lock.
   public private(set) var lockHolders: [String: String] = [:]
   /// The clock: the last event's time, or later when the clock moved without events.
@@ -103,13 +105,24 @@ public struct Projection: Sendable, Equatable {
       guard queueIndex[q] == nil else { break }
       queueIndex[q] = queues.count
       longestQueueName = max(longestQueueName, q.count)
-      queues.append(QueueInfo(name: q, qos: qos, maxConcurrent: limit, suspended: suspended))
+      var info = QueueInfo(name: q, qos: qos, maxConcurrent: limit, suspended: suspended)
+      info.noteChange(at: t)
+      queues.append(info)
     case .queueSuspended(let q):
-      updateQueue(q) { $0.suspended = true }
+      updateQueue(q) {
+        $0.suspended = true
+        $0.noteChange(at: t)
+      }
     case .queueResumed(let q):
-      updateQueue(q) { $0.suspended = false }
+      updateQueue(q) {
+        $0.suspended = false
+        $0.noteChange(at: t)
+      }
     case .queueMaxConcurrent(let q, let value):
-      updateQueue(q) { $0.maxConcurrent = value }
+      updateQueue(q) {
+        $0.maxConcurrent = value
+        $0.noteChange(at: t)
+      }
     case .operationAdded(
       let o, let q, let p, let qos, let kind, let deps, let conds, let excl, let w):
       addOperation(
@@ -186,7 +199,11 @@ public struct Projection: Sendable, Equatable {
       warningsBySubject[subject, default: []].append(warnings.count)
       warnings.append(
         WarningInfo(kind: kind, subject: subject, time: t, seq: event.seq, message: message))
-    case .cancelTooLate, .command, .refused:
+    case .command(let c, let target, let value, let source):
+      commands.append(
+        CommandInfo(
+          seq: event.seq, time: t, command: c, target: target, value: value, source: source))
+    case .cancelTooLate, .refused:
       break
     }
   }
@@ -343,5 +360,6 @@ public struct Projection: Sendable, Equatable {
   public static func == (a: Projection, b: Projection) -> Bool {
     a.lastSeq == b.lastSeq && a.now == b.now && a.queues == b.queues
       && a.operations == b.operations && a.cycles == b.cycles && a.warnings == b.warnings
+      && a.commands == b.commands
   }
 }
