@@ -284,16 +284,41 @@ public struct Projection: Sendable, Equatable {
     _ o: String, from: OperationState, to: OperationState, cause: StateCause, event: Event
   ) {
     guard let i = operationIndex[o] else { return }
-    let t = event.time
-    let q = operations[i].queue
-    updateQueue(q) {
+    let level = Self.level(operations[i].priority)
+    updateQueue(operations[i].queue) {
       $0.counts[from] -= 1
       $0.counts[to] += 1
+      if from == .ready { _ = $0.readyByPriority[level].remove(i) }
+      if to == .ready { _ = $0.readyByPriority[level].insert(i) }
+      switch to {
+      case .executing: $0.executingSet.insert(i)
+      case .finishing where from == .executing: $0.executingSet.remove(i)
+      case .finished: $0.memberSet.remove(i)
+      default: break
+      }
     }
-    var op = operations[i]
-    let level = Self.level(op.priority)
-    if from == .ready { updateQueue(q) { _ = $0.readyByPriority[level].remove(i) } }
-    if to == .ready { updateQueue(q) { _ = $0.readyByPriority[level].insert(i) } }
+    switch to {
+    case .executing: executingCount += 1
+    case .finishing where from == .executing: executingCount -= 1
+    case .finished: unfinishedCount -= 1
+    default: break
+    }
+    Self.enter(&operations[i], to, from: from, cause: cause, event: event)
+    if to == .executing { noteOvertaken(by: i) }
+    if to == .finished {
+      for d in operations[i].dependents {
+        if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
+      }
+    }
+  }
+
+  /// The operation's own record of a transition, changed in place: a copy of the record would copy
+  /// its history with it, on every event.
+  private static func enter(
+    _ op: inout OperationInfo, _ to: OperationState, from: OperationState, cause: StateCause,
+    event: Event
+  ) {
+    let t = event.time
     op.state = to
     op.enteredState = t
     op.lastTransition = Transition(from: from, to: to, time: t, cause: cause)
@@ -305,18 +330,9 @@ public struct Projection: Sendable, Equatable {
     case .executing:
       op.startedAt = t
       op.readySince = nil
-      executingCount += 1
-      updateQueue(q) { $0.executingSet.insert(i) }
-    case .finishing:
-      if from == .executing {
-        executingCount -= 1
-        updateQueue(q) { $0.executingSet.remove(i) }
-      }
     case .finished:
       op.finishedAt = t
       op.finishSeq = event.seq
-      unfinishedCount -= 1
-      updateQueue(q) { $0.memberSet.remove(i) }
       // Conditions never evaluated will never be: say so rather than "not evaluated yet".
       for c in op.conditions.indices
       where op.conditions[c].status == .waiting || op.conditions[c].status == .evaluating {
@@ -324,13 +340,6 @@ public struct Projection: Sendable, Equatable {
       }
     default:
       break
-    }
-    operations[i] = op
-    if to == .executing { noteOvertaken(by: i) }
-    if to == .finished {
-      for d in op.dependents {
-        if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
-      }
     }
   }
 
