@@ -69,7 +69,8 @@ public enum SVGTimeline {
       height = y + 16
     }
 
-    var width: Double { chartX + chartWidth + 30 }
+    /// Wide enough for the chart and for the legend's one line.
+    var width: Double { max(chartX + chartWidth + 30, 1_200) }
 
     func x(_ t: Double) -> Double { chartX + t / max(source.end, 0.001) * chartWidth }
 
