@@ -1,7 +1,8 @@
 /// Each format's own escaping of user text (operation, queue, condition names, messages, notes).
 /// Everything a name touches goes through one of these; ids are generated, never taken from names.
 enum Escape {
-  /// A JSON string literal, quotes included (RFC 8259 §7: `"`, `\` and control characters).
+  /// A JSON string literal, quotes included (RFC 8259 §7: `"`, `\` and control characters; DEL
+  /// too, which Perfetto's reader refuses raw).
   static func json(_ s: String) -> String {
     var out = "\""
     out.reserveCapacity(s.utf8.count + 2)
@@ -12,7 +13,7 @@ enum Escape {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
         out += "\\u00" + hex2(scalar.value)
       default: out.unicodeScalars.append(scalar)
       }

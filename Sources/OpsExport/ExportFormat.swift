@@ -20,9 +20,9 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
   public var summary: String {
     switch self {
-    case .perfetto: "Chrome/Perfetto Trace Event JSON (ui.perfetto.dev, chrome://tracing)"
+    case .perfetto: "Chrome/Perfetto Trace Event JSON, for ui.perfetto.dev and chrome://tracing"
     case .dot: "Graphviz digraph of the dependency graph"
-    case .mermaid: "Mermaid flowchart (or stateDiagram-v2 of one operation with --operation)"
+    case .mermaid: "Mermaid flowchart; with --operation, a stateDiagram-v2 of that operation"
     case .svg: "SVG timeline picture"
     case .markdown: "Markdown handout: lesson, graph, warnings, trace with why lines"
     }

@@ -9,8 +9,10 @@ import OpsEngine
 /// `C` counters draw one series per numeric arg; `s`/`f` flow events with one `id` make an arrow,
 /// the start bound to the slice enclosing it, the finish (`bp: "e"`) to the slice enclosing it.
 ///
-/// Layout: one process per queue; one thread (track) per operation, so its slices never overlap
-/// (a concurrency slot would need care: the engine's slot numbers can repeat while overlapping).
+/// Layout: one process per queue (pid 1…); one thread (track) per operation, so its slices never
+/// overlap (a concurrency slot would need care: the engine's slot numbers can repeat while
+/// overlapping). Operation tids start after the last pid: Perfetto reads a tid equal to a pid as that
+/// process's main thread, and a thread id seen in two processes as two threads.
 /// Slices: `running` (executing, finishing) and `waiting` (initialized, pending,
 /// evaluatingConditions, ready), so the waiting ones can be hidden by category. Flows: a dependency's
 /// last slice → the dependent's executing slice. Instants: cancellations, productions, commands,
@@ -205,8 +207,8 @@ public enum PerfettoExport {
           if let l = all[i].limit { limit = l }
           i += 1
         }
-        w.begin("C", pid: q + 1)
-        w.b.add(",\"tid\":0,\"ts\":")
+        w.begin("C", queue: q)
+        w.b.add(",\"ts\":")
         w.b.add(ts)
         w.b.add(",\"name\":\"executing\",\"args\":{\"executing\":")
         w.b.add(executing)
@@ -256,7 +258,14 @@ public enum PerfettoExport {
     mutating func begin(_ ph: String, track index: Int) {
       begin(ph, pid: pids[index])
       b.add(",\"tid\":")
-      b.add(index + 1)
+      b.add(p.queues.count + 1 + index)
+    }
+
+    /// An event of the queue's own (main) thread, whose tid is its pid.
+    mutating func begin(_ ph: String, queue q: Int) {
+      begin(ph, pid: q + 1)
+      b.add(",\"tid\":")
+      b.add(q + 1)
     }
 
     /// An instant on an operation's track, else its queue's process, else the whole trace; the
@@ -266,8 +275,8 @@ public enum PerfettoExport {
         begin("i", track: i)
         b.add(",\"s\":\"t\"")
       } else if let q = p.index(ofQueue: subject) {
-        begin("i", pid: q + 1)
-        b.add(",\"tid\":0,\"s\":\"p\"")
+        begin("i", queue: q)
+        b.add(",\"s\":\"p\"")
       } else {
         begin("i", pid: 0)
         b.add(",\"tid\":0,\"s\":\"g\"")

@@ -38,7 +38,10 @@ struct TextBuffer {
 
   /// A quoted JSON string (`Escape.json` when anything needs escaping).
   mutating func addJSON(_ s: String) {
-    if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+    let plain = s.utf8.allSatisfy { byte in
+      byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+    if plain {
       bytes.append(UInt8(ascii: "\""))
       add(s)
       bytes.append(UInt8(ascii: "\""))

@@ -14,7 +14,8 @@ struct Export: ParsableCommand {
       SOURCE is a built-in scenario, a scenario file (run headless on the virtual clock), or a \
       recording: a .jsonl file of events as `opsview trace --format jsonl` prints them, after an \
       optional header line with a "format" key. The same source always gives byte-identical output.
-      Formats: \(ExportFormat.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).
+      Formats:
+      \(ExportFormat.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
       Exit codes: 0 ok, 1 the source cannot be read or run, or the output cannot be written (FILE is \
       then left as it was), 2 usage.
       """)
@@ -29,14 +30,21 @@ struct Export: ParsableCommand {
   @Option(help: "perfetto, dot, mermaid, svg or markdown.")
   var format: Format
 
-  @Option(name: [.customShort("o"), .long], help: "Write to FILE (default: standard output).")
+  @Option(
+    name: [.customShort("o"), .long],
+    help: ArgumentHelp("Write to FILE (default: standard output).", valueName: "file"))
   var output: String?
 
-  @Option(help: "Stop at this many scenario seconds: states and colours as they were then.")
+  @Option(
+    help: ArgumentHelp(
+      "Stop at this many scenario seconds: states and colours as they were then.",
+      valueName: "seconds"))
   var until: Double?
 
   @Option(
-    help: "With --format mermaid: a stateDiagram-v2 of this operation's path instead of the graph.")
+    help: ArgumentHelp(
+      "With --format mermaid: a stateDiagram-v2 of this operation's path instead of the graph.",
+      valueName: "name"))
   var operation: String?
 
   func validate() throws {

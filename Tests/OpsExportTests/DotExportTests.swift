@@ -36,7 +36,7 @@ import Testing
   @Test func hostileNamesAreQuotedAndSurviveGraphviz() throws {
     let dot = try tool("dot")
     let text = DotExport.render(exportSource(hostileScenario()))
-    #expect(text.contains(#"label="a\"b<c>&amp;d|e;f#g`h\\i{j}[k]\n"#))
+    #expect(text.contains(#"label="a\"b<c>&amp;d|e;f#g`h\\i{j}[k]"#))
     let r = try run(dot, ["-Tsvg"], input: text)
     #expect(r.status == 0, "\(r.err)")
     let svg = String(decoding: r.out, as: UTF8.self)

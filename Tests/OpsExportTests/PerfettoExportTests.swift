@@ -40,6 +40,8 @@ private struct Slice {
         == p.queues.map(\.name))
     let threadNames = trace.phase("M").filter { $0["name"] as? String == "thread_name" }
     #expect(threadNames.count == p.operations.count)
+    // Perfetto reads tid == pid as the process's main thread: operations never get such a tid.
+    #expect(threadNames.allSatisfy { ($0["tid"] as! Int) > p.queues.count })
 
     // Slices on one track nest: sorted by start (longest first at a tie), each slice either starts
     // after the enclosing one ends or ends within it.
@@ -131,9 +133,13 @@ private struct Slice {
 
   @Test func hostileNamesStayValidJSON() throws {
     let source = exportSource(hostileScenario())
-    let trace = try Trace(PerfettoExport.render(source))
+    let text = PerfettoExport.render(source)
+    let trace = try Trace(text)
     let names = trace.phase("M").compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
-    #expect(names.contains("a\"b<c>&d|e;f#g`h\\i{j}[k]"))
+    #expect(names.contains("a\"b<c>&d|e;f#g`h\\i{j}[k]\u{7F}"))
+    // Control characters and DEL are escaped: Perfetto's reader refuses them raw.
+    #expect(text.contains("\\u007f") && text.contains("\\u0001"))
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F })
     #expect(names.contains("line\nbreak\u{1}ünï → λ"))
   }
 }

@@ -19,7 +19,7 @@ func exportSource(_ scenario: Scenario, until: Double? = nil) -> ExportSource {
 
 /// A scenario whose names contain every character some format treats as syntax.
 func hostileScenario() -> Scenario {
-  let first = "a\"b<c>&d|e;f#g`h\\i{j}[k]"
+  let first = "a\"b<c>&d|e;f#g`h\\i{j}[k]\u{7F}"
   let queue = "q \"one\" <&>"
   return Scenario(
     id: "hostile", title: "Names <that> & \"quotes\" | pipes; #hash `tick`",
