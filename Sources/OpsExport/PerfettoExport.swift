@@ -20,7 +20,8 @@ import OpsEngine
 public enum PerfettoExport {
   public static func render(_ source: ExportSource) -> String {
     let p = source.projection
-    var w = Writer(p, capacity: p.operations.count * 900)
+    // About 1 kB an operation: one allocation for the whole trace.
+    var w = Writer(p, capacity: p.operations.count * 1_100 + 4_096)
     w.b.add("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"scenario\":")
     w.b.addJSON(source.id)
     w.b.add(",\"title\":")
@@ -180,8 +181,7 @@ public enum PerfettoExport {
   /// Per queue, a sample whenever its executing count or its limit changes.
   private static func counters(_ segments: [[StateSegment]], _ w: inout Writer) {
     let p = w.p
-    // (time µs, executing delta, new limit), sorted by time then position: the same input always
-    // gives the same samples.
+    // (time µs, executing delta, new limit) for each queue.
     var changes = [[(ts: Int, delta: Int, limit: Int?)]](repeating: [], count: p.queues.count)
     for op in p.operations {
       guard let q = p.index(ofQueue: op.queue) else { continue }
@@ -191,21 +191,24 @@ public enum PerfettoExport {
       }
     }
     for (q, queue) in p.queues.enumerated() {
-      var all = queue.changes.map {
-        (ts: micros($0.time), delta: 0, limit: Optional($0.maxConcurrent ?? -1))
+      let all =
+        queue.changes.map {
+          (ts: micros($0.time), delta: 0, limit: Optional($0.maxConcurrent ?? -1))
+        }
+        + changes[q]
+      // Positions sorted by time, then by position: the same input always gives the same samples.
+      let order = all.indices.sorted {
+        all[$0].ts < all[$1].ts || (all[$0].ts == all[$1].ts && $0 < $1)
       }
-      all += changes[q]
-      all = all.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }
-        .map(\.element)
       var executing = 0
       var limit = -1
-      var i = 0
-      while i < all.count {
-        let ts = all[i].ts
-        while i < all.count, all[i].ts == ts {
-          executing += all[i].delta
-          if let l = all[i].limit { limit = l }
-          i += 1
+      var k = 0
+      while k < order.count {
+        let ts = all[order[k]].ts
+        while k < order.count, all[order[k]].ts == ts {
+          executing += all[order[k]].delta
+          if let l = all[order[k]].limit { limit = l }
+          k += 1
         }
         w.begin("C", queue: q)
         w.b.add(",\"ts\":")

@@ -8,7 +8,7 @@ import OpsEngine
 public enum SVGTimeline {
   public static func render(_ source: ExportSource) -> String {
     let layout = Layout(source)
-    var b = TextBuffer(capacity: source.projection.operations.count * 600 + 4096)
+    var b = TextBuffer(capacity: source.projection.operations.count * 520 + 8_192)
     layout.header(&b)
     layout.axis(&b)
     layout.queues(&b)
