@@ -28,6 +28,9 @@ let package = Package(
     .plugin(name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
     // Room 3: the board model (a fold of events), layout and rendering into cells. No curses.
     .target(name: "OpsBoard", dependencies: ["OpsEngine"]),
+    // Exports for handouts and other tools (Perfetto, Graphviz, Mermaid, SVG, Markdown), read from
+    // the engine's projection.
+    .target(name: "OpsExport", dependencies: ["OpsEngine"]),
     // Room 4: the only code that touches ncursesw.
     // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
     .systemLibrary(name: "CNCursesW"),
@@ -36,12 +39,13 @@ let package = Package(
     .executableTarget(
       name: "opsview",
       dependencies: [
-        "OpsEngine", "OpsScenarios", "OpsBoard", "OpsTerminal",
+        "OpsEngine", "OpsScenarios", "OpsBoard", "OpsTerminal", "OpsExport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput, frame rendering.
-    .executableTarget(name: "opsview-bench", dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard"]),
+    // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput, frame rendering, exports.
+    .executableTarget(
+      name: "opsview-bench", dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard", "OpsExport"]),
     .testTarget(
       name: "OpsEngineTests",
       dependencies: ["OpsEngine", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -55,6 +59,7 @@ let package = Package(
       ],
       exclude: ["__Snapshots__"]
     ),
+    .testTarget(name: "OpsExportTests", dependencies: ["OpsExport", "OpsScenarios", "OpsEngine"]),
     .testTarget(name: "OpsTerminalTests", dependencies: ["OpsTerminal", "OpsBoard"]),
     .testTarget(name: "EndToEndTests", dependencies: ["opsview"]),
   ],

@@ -17,7 +17,17 @@ func rate(_ n: Int, _ s: Double) -> String { String(format: "%.0f", Double(n) / 
 let operations = 100_000
 
 // `opsview-bench live|foundation|virtual [limit]`: one run of one side, for profiling.
+// `opsview-bench export`: only the export benchmark; `export-once [FORMAT]`: one run of the
+// generated 50,000-operation scenario and one format, for profiling.
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "export" {
+  exportBenchmark()
+  exit(0)
+}
+if arguments.first == "export-once" {
+  exportOnce(format: arguments.count > 1 ? arguments[1] : nil)
+  exit(0)
+}
 if let side = arguments.first {
   let limit = arguments.count > 1 ? Int(arguments[1]) : nil
   let m: Measurement
@@ -54,3 +64,4 @@ print(
   "Virtual runtime: \(virtual.events) events in \(fmt(virtual.seconds)) s = \(rate(virtual.events, virtual.seconds)) events/s"
 )
 renderingBenchmark()
+exportBenchmark()

@@ -26,6 +26,9 @@ public struct DeadlineSet: Sendable {
 
   public func contains(_ subject: String) -> Bool { current[subject] != nil }
 
+  /// No subject has a deadline.
+  public var isEmpty: Bool { current.isEmpty }
+
   /// The earliest live deadline.
   public mutating func earliest() -> Double? {
     while let top = heap.min, current[top.subject] != top.token { heap.removeMin() }

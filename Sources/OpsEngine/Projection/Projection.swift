@@ -11,6 +11,8 @@ public struct Projection: Sendable, Equatable {
   public private(set) var cycles: [[String]] = []
   /// Every lint raised, in order.
   public private(set) var warnings: [WarningInfo] = []
+  /// Every command (key, scripted action, API call), in order.
+  public private(set) var commands: [CommandInfo] = []
   /// Who holds each exclusivity category's lock.
   public private(set) var lockHolders: [String: String] = [:]
   /// The clock: the last event's time, or later when the clock moved without events.
@@ -103,13 +105,24 @@ public struct Projection: Sendable, Equatable {
       guard queueIndex[q] == nil else { break }
       queueIndex[q] = queues.count
       longestQueueName = max(longestQueueName, q.count)
-      queues.append(QueueInfo(name: q, qos: qos, maxConcurrent: limit, suspended: suspended))
+      var info = QueueInfo(name: q, qos: qos, maxConcurrent: limit, suspended: suspended)
+      info.noteChange(at: t)
+      queues.append(info)
     case .queueSuspended(let q):
-      updateQueue(q) { $0.suspended = true }
+      updateQueue(q) {
+        $0.suspended = true
+        $0.noteChange(at: t)
+      }
     case .queueResumed(let q):
-      updateQueue(q) { $0.suspended = false }
+      updateQueue(q) {
+        $0.suspended = false
+        $0.noteChange(at: t)
+      }
     case .queueMaxConcurrent(let q, let value):
-      updateQueue(q) { $0.maxConcurrent = value }
+      updateQueue(q) {
+        $0.maxConcurrent = value
+        $0.noteChange(at: t)
+      }
     case .operationAdded(
       let o, let q, let p, let qos, let kind, let deps, let conds, let excl, let w):
       addOperation(
@@ -186,7 +199,11 @@ public struct Projection: Sendable, Equatable {
       warningsBySubject[subject, default: []].append(warnings.count)
       warnings.append(
         WarningInfo(kind: kind, subject: subject, time: t, seq: event.seq, message: message))
-    case .cancelTooLate, .command, .refused:
+    case .command(let c, let target, let value, let source):
+      commands.append(
+        CommandInfo(
+          seq: event.seq, time: t, command: c, target: target, value: value, source: source))
+    case .cancelTooLate, .refused:
       break
     }
   }
@@ -267,16 +284,41 @@ public struct Projection: Sendable, Equatable {
     _ o: String, from: OperationState, to: OperationState, cause: StateCause, event: Event
   ) {
     guard let i = operationIndex[o] else { return }
-    let t = event.time
-    let q = operations[i].queue
-    updateQueue(q) {
+    let level = operations[i].priority.level
+    updateQueue(operations[i].queue) {
       $0.counts[from] -= 1
       $0.counts[to] += 1
+      if from == .ready { _ = $0.readyByPriority[level].remove(i) }
+      if to == .ready { _ = $0.readyByPriority[level].insert(i) }
+      switch to {
+      case .executing: $0.executingSet.insert(i)
+      case .finishing where from == .executing: $0.executingSet.remove(i)
+      case .finished: $0.memberSet.remove(i)
+      default: break
+      }
     }
-    var op = operations[i]
-    let level = op.priority.level
-    if from == .ready { updateQueue(q) { _ = $0.readyByPriority[level].remove(i) } }
-    if to == .ready { updateQueue(q) { _ = $0.readyByPriority[level].insert(i) } }
+    switch to {
+    case .executing: executingCount += 1
+    case .finishing where from == .executing: executingCount -= 1
+    case .finished: unfinishedCount -= 1
+    default: break
+    }
+    Self.enter(&operations[i], to, from: from, cause: cause, event: event)
+    if to == .executing { noteOvertaken(by: i) }
+    if to == .finished {
+      for d in operations[i].dependents {
+        if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
+      }
+    }
+  }
+
+  /// The operation's own record of a transition, changed in place: a copy of the record would copy
+  /// its history with it, on every event.
+  private static func enter(
+    _ op: inout OperationInfo, _ to: OperationState, from: OperationState, cause: StateCause,
+    event: Event
+  ) {
+    let t = event.time
     op.state = to
     op.enteredState = t
     op.lastTransition = Transition(from: from, to: to, time: t, cause: cause)
@@ -288,18 +330,9 @@ public struct Projection: Sendable, Equatable {
     case .executing:
       op.startedAt = t
       op.readySince = nil
-      executingCount += 1
-      updateQueue(q) { $0.executingSet.insert(i) }
-    case .finishing:
-      if from == .executing {
-        executingCount -= 1
-        updateQueue(q) { $0.executingSet.remove(i) }
-      }
     case .finished:
       op.finishedAt = t
       op.finishSeq = event.seq
-      unfinishedCount -= 1
-      updateQueue(q) { $0.memberSet.remove(i) }
       // Conditions never evaluated will never be: say so rather than "not evaluated yet".
       for c in op.conditions.indices
       where op.conditions[c].status == .waiting || op.conditions[c].status == .evaluating {
@@ -307,13 +340,6 @@ public struct Projection: Sendable, Equatable {
       }
     default:
       break
-    }
-    operations[i] = op
-    if to == .executing { noteOvertaken(by: i) }
-    if to == .finished {
-      for d in op.dependents {
-        if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
-      }
     }
   }
 
@@ -333,5 +359,6 @@ public struct Projection: Sendable, Equatable {
   public static func == (a: Projection, b: Projection) -> Bool {
     a.lastSeq == b.lastSeq && a.now == b.now && a.queues == b.queues
       && a.operations == b.operations && a.cycles == b.cycles && a.warnings == b.warnings
+      && a.commands == b.commands
   }
 }

@@ -19,6 +19,9 @@ public struct QueueInfo: Sendable, Equatable {
   /// `nil` is Foundation's default: no limit (shown as ∞).
   public internal(set) var maxConcurrent: Int?
   public internal(set) var suspended: Bool
+  /// Its limit and suspension from the moment it was added, one entry per change (the exports draw
+  /// them over time).
+  public internal(set) var changes: [QueueChange] = []
   public internal(set) var counts = StateCounts()
   /// Operations of this queue whose cancelled flag is set.
   public internal(set) var cancelled = 0
@@ -35,6 +38,24 @@ public struct QueueInfo: Sendable, Equatable {
   public var operationCount: Int { counts.total - counts[.finished] }
   public var limitText: String { maxConcurrent.map(String.init) ?? "∞" }
   public var isAtLimit: Bool { maxConcurrent.map { executing >= $0 } ?? false }
+}
+
+/// A queue's settings from `time` on.
+public struct QueueChange: Sendable, Equatable {
+  public let time: Double
+  /// `nil`: no limit.
+  public let maxConcurrent: Int?
+  public let suspended: Bool
+}
+
+/// An intervention (a `command` event): a key, a scripted action or an API call.
+public struct CommandInfo: Sendable, Equatable {
+  public let seq: Int
+  public let time: Double
+  public let command: String
+  public let target: String
+  public let value: String?
+  public let source: CommandSource
 }
 
 /// A condition or an exclusivity category of an operation, with what happened to it.
@@ -177,5 +198,11 @@ public struct OperationInfo: Sendable, Equatable {
       && a.observers == b.observers && a.inCycle == b.inCycle && a.producedBy == b.producedBy
       && a.overtakenBy == b.overtakenBy && a.finishedDependencies == b.finishedDependencies
       && a.waitingForLock?.category == b.waitingForLock?.category
+  }
+}
+
+extension QueueInfo {
+  mutating func noteChange(at time: Double) {
+    changes.append(QueueChange(time: time, maxConcurrent: maxConcurrent, suspended: suspended))
   }
 }

@@ -23,10 +23,15 @@ public final class EventPublisher {
     emit(kind, at: time)
     guard !lints.isEmpty else { return }
     let event = Event(seq: seq, time: time, kind: kind)
+    // One copy of the projection for all the lints: passing the stored property copies it (a retain
+    // of every field) once per lint. A raised warning changes it: take a fresh copy then.
+    var current = projection
     for i in lints.indices {
       var out = LintOutput()
-      lints[i].check(after: event, in: projection, &out)
+      lints[i].check(after: event, in: current, &out)
+      guard !out.findings.isEmpty else { continue }
       raise(out, by: i, at: time)
+      current = projection
     }
     rescheduleWake()
   }

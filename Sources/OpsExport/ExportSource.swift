@@ -1,0 +1,47 @@
+import OpsEngine
+
+/// What every export reads: the events of one run and the engine's fold of them (`Projection`), with
+/// the words a handout needs. Built from a virtual runtime that has run, or from recorded events.
+public struct ExportSource: Sendable {
+  /// The scenario's id, or the recording's file name.
+  public var id: String
+  public var title: String
+  /// The scenario's notes (Markdown written by its author), empty for a bare recording.
+  public var lesson: String
+  /// Every event in order (the handout's trace table reads them one by one).
+  public var events: [Event]
+  /// The projection after the last event: what every picture draws.
+  public var projection: Projection
+  /// The clock when the export was taken: an unfinished state lasts until then.
+  public var end: Double
+
+  public init(
+    id: String, title: String, lesson: String, events: [Event], projection: Projection,
+    end: Double
+  ) {
+    self.id = id
+    self.title = title
+    self.lesson = lesson
+    self.events = events
+    self.projection = projection
+    self.end = max(end, projection.now)
+  }
+
+  /// A runtime that has run (it must record its events): its projection is already folded.
+  public init(id: String, title: String, lesson: String, runtime: VirtualRuntime) {
+    self.init(
+      id: id, title: title, lesson: lesson, events: runtime.events, projection: runtime.projection,
+      end: runtime.now)
+  }
+
+  /// Recorded events, up to `until` seconds if given, folded here with the engine's fold.
+  public init(id: String, title: String, lesson: String, recorded: [Event], until: Double? = nil) {
+    let kept = until.map { limit in recorded.filter { $0.time <= limit } } ?? recorded
+    var projection = Projection()
+    for event in kept { projection.apply(event) }
+    if let until { projection.advanceClock(to: until) }
+    self.init(
+      id: id, title: title, lesson: lesson, events: kept, projection: projection,
+      end: projection.now)
+  }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import OpsEngine
+import OpsExport
+import OpsScenarios
+
+/// `opsview export`: a run as a Perfetto trace, a Graphviz or Mermaid graph, an SVG timeline or a
+/// Markdown handout.
+struct Export: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract:
+      "Export a run for handouts and other tools: Perfetto trace, Graphviz or Mermaid graph, SVG timeline, Markdown handout.",
+    discussion: """
+      SOURCE is a built-in scenario, a scenario file (run headless on the virtual clock), or a \
+      recording: a .jsonl file of events as `opsview trace --format jsonl` prints them, after an \
+      optional header line with a "format" key. The same source always gives byte-identical output.
+      Formats:
+      \(ExportFormat.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+      Exit codes: 0 ok, 1 the source cannot be read or run, or the output cannot be written (FILE is \
+      then left as it was), 2 usage.
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case perfetto, dot, mermaid, svg, markdown
+  }
+
+  @Argument(help: "A built-in scenario name, a scenario file, or a recording (.jsonl).")
+  var source: String
+
+  @Option(help: "perfetto, dot, mermaid, svg or markdown.")
+  var format: Format
+
+  @Option(
+    name: [.customShort("o"), .long],
+    help: ArgumentHelp("Write to FILE (default: standard output).", valueName: "file"))
+  var output: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Stop at this many scenario seconds: states and colours as they were then.",
+      valueName: "seconds"))
+  var until: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --format mermaid: a stateDiagram-v2 of this operation's path instead of the graph.",
+      valueName: "name"))
+  var operation: String?
+
+  func validate() throws {
+    if let u = until, !(u >= 0) {
+      throw ValidationError("--until must be a number of seconds >= 0")
+    }
+    if operation != nil && format != .mermaid {
+      throw ValidationError("--operation needs --format mermaid")
+    }
+  }
+
+  func run() throws {
+    let file: OutputFile
+    do {
+      file = try OutputFile(output)
+    } catch {
+      printError("opsview: \(error)")
+      throw Exit.scenarioError
+    }
+    let exportSource = try load()
+    do {
+      let text = try ExportFormat(rawValue: format.rawValue)!.render(
+        exportSource, operation: operation)
+      try file.commit(text)
+    } catch {
+      file.discard()
+      printError("opsview: \(error)")
+      throw Exit.scenarioError
+    }
+  }
+
+  /// A recording is read as it is; a scenario is run on the virtual clock.
+  private func load() throws -> ExportSource {
+    if URL(fileURLWithPath: source).pathExtension.lowercased() == "jsonl" {
+      let recording: Recording
+      do {
+        recording = try RecordingReader.read(path: source)
+      } catch {
+        printError("opsview: \(error)")
+        throw Exit.scenarioError
+      }
+      let name = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+      // A header that names a built-in scenario but not its words: take them from the catalogue.
+      let builtIn = recording.title == nil ? recording.scenario.flatMap(Catalog.named) : nil
+      return ExportSource(
+        id: recording.scenario ?? name, title: recording.title ?? builtIn?.title ?? "",
+        lesson: recording.notes ?? builtIn?.notes ?? "", recorded: recording.events, until: until)
+    }
+    let scenario = try resolveScenario(source)
+    let runtime = scenario.makeRuntime()
+    runtime.run(until: until)
+    return ExportSource(
+      id: scenario.id, title: scenario.title, lesson: scenario.notes, runtime: runtime)
+  }
+}
