@@ -6,7 +6,7 @@ public struct TextTrace: Sendable {
   public let subjectWidth: Int
 
   /// `names`: every operation and queue name that may appear, so columns line up from the first line.
-  public init(names: [String]) {
+  public init(names: [String], groups: [String] = []) {
     subjectWidth = min(max(names.map(\.count).max() ?? 0, 7), 28)
   }
 

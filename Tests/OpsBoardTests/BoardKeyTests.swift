@@ -3,10 +3,6 @@ import Testing
 
 @testable import OpsBoard
 
-private func press(_ s: BoardSession, _ keys: KeyInput...) {
-  for k in keys { #expect(s.handle(k)) }
-}
-
 private func chars(_ text: String) -> [KeyInput] { text.map { KeyInput.character($0) } }
 
 /// The rendered operations table's visible operation names (rows that start with a name).

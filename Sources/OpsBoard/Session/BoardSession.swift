@@ -1,5 +1,16 @@
 import OpsEngine
 
+public struct BoardScenario {
+  public var title: String
+  public var notes: String
+  public var makeRuntime: () -> VirtualRuntime
+  public init(title: String, notes: String, makeRuntime: @escaping () -> VirtualRuntime) {
+    self.title = title
+    self.notes = notes
+    self.makeRuntime = makeRuntime
+  }
+}
+
 /// The board's controller: owns a virtual runtime, folds its events into a `BoardModel`, plays the
 /// virtual clock in real time, maps keys to commands and views, and renders frames for the terminal.
 public final class BoardSession: InteractiveBoard {
@@ -50,7 +61,8 @@ public final class BoardSession: InteractiveBoard {
   public init(
     title: String, notes: String, speed: Double = 1, paused: Bool = false,
     keyMap: KeyMap = .standard, workSettings: [String: String] = [:],
-    makeRuntime: @escaping () -> VirtualRuntime
+    makeRuntime: @escaping () -> VirtualRuntime,
+    reload: (() throws -> BoardScenario)? = nil
   ) {
     self.workSettings = workSettings
     self.title = title
