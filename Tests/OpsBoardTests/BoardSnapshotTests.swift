@@ -84,7 +84,7 @@ struct BoardSnapshotTests {
     s.advance(by: 2)
     _ = s.handle(.character("g"))
     assertScreen(s, 80, 24, named: "80x24")
-    let dag = s.ui.graph!
+    let dag = s.graphLayout!
     // save waits for start, load for save, report for load; load → save closes the cycle.
     #expect(dag.layers.map { $0.compactMap { dag.nodes[$0].op } } == [[0], [1], [2], [3]])
     #expect(dag.cycleEdges == 1)

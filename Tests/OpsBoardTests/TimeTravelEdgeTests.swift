@@ -18,7 +18,7 @@ struct TimeTravelEdgeTests {
     #expect(s.position == 0)
   }
 
-  // In the tour, fetchLikes is added at 7s; purge comes after it in add order.
+  // In the tour, fetchLikes is added at 7s.
   @Test func theSelectionSurvivesTravellingBeforeItExisted() {
     let s = builtInSession("tour")
     s.advance(by: 15)
@@ -31,8 +31,8 @@ struct TimeTravelEdgeTests {
     press(s, .character("c"))
     #expect(s.status?.text.contains("no operation selected") == false, "\(s.status?.text ?? "")")
     #expect(s.status?.text.contains("fetchLikes") == true, "\(s.status?.text ?? "")")
-    press(s, .character("j"))
-    #expect(s.selectedOperation == next(after: "fetchLikes", in: s), "j did not move to the next row")
+    press(s, .character("k"))
+    #expect(s.selectedOperation == previous(before: "fetchLikes", in: s), "k did not move one row up")
   }
 
   @Test func theSelectionSurvivesResumingFromBeforeItExisted() {
@@ -50,8 +50,8 @@ struct TimeTravelEdgeTests {
     #expect(s.status?.kind == .rejected)
     s.advance(by: 10)
     #expect(s.selectedOperation == "fetchLikes")
-    press(s, .character("j"))
-    #expect(s.selectedOperation == next(after: "fetchLikes", in: s))
+    press(s, .character("k"))
+    #expect(s.selectedOperation == previous(before: "fetchLikes", in: s))
   }
 
   @Test func withTheSelectionNotAddedYetJStartsFromTheTop() {
@@ -66,7 +66,7 @@ struct TimeTravelEdgeTests {
   }
 }
 
-private func next(after name: String, in s: BoardSession) -> String? {
+private func previous(before name: String, in s: BoardSession) -> String? {
   let ops = s.model.operations
-  return ops.firstIndex { $0.name == name }.map { ops[$0 + 1].name }
+  return ops.firstIndex { $0.name == name }.map { ops[$0 - 1].name }
 }

@@ -3,8 +3,8 @@ import OpsEngine
 extension BoardRenderer {
   /// The selected operation at a glance: who it waits for and who waits for it, where it is in the
   /// lifecycle, its flags, conditions and errors.
-  mutating func drawSide(_ r: Rect, _ ui: BoardUIState) {
-    guard let op = selectedRow(ui) else {
+  mutating func drawSide(_ r: Rect, _ shared: SharedState) {
+    guard let op = shared.selectedRow(in: model) else {
       canvas.titleRule("Selected operation", in: r.rows(from: 0, count: 1))
       canvas.put(" none: the list is empty", x: r.x, y: r.y + 1, width: r.width, style: .dim)
       return
@@ -13,7 +13,7 @@ extension BoardRenderer {
     canvas.titleRule(op.name, in: r.rows(from: 0, count: 1))
     y += 1
     canvas.put(
-      " \(op.queue) · \(op.kind.rawValue) · \(op.priority.rawValue) · qos \(Vocabulary.qos(op.qos))",
+      " \(op.queue) · \(op.kind.rawValue) · \(op.priority.rawValue) · qos \(BoardText.qos(op.qos))",
       x: r.x, y: y, width: r.width, style: .dim)
     y += 1
     var x = r.x + 1

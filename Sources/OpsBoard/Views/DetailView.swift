@@ -1,13 +1,46 @@
 import OpsEngine
 
+extension BoardView {
+  public static let detail = BoardView("detail")
+}
+
+/// Everything about the selected operation: its settings, each state it entered and how long it
+/// stayed, its flags, dependencies both ways, conditions and errors; the state machine beside it.
+/// Opened with Enter from the views that show a selection.
+struct DetailView: ViewComponent {
+  static let id = BoardView.detail
+  static let title = "In the details"
+  static let opener: KeyBinding? = nil
+  static let bindings: [KeyBinding] =
+    MoveKeys.bindings("scroll", footer: "scroll")
+    + [OperationKeys.cancel]
+  static let footer: [BoardAction] = [
+    .up, .down, .pauseResume, .step, .cancelOperation, .eventBack, .eventForward, .back,
+  ]
+
+  var scroll = DocumentScroll()
+
+  init() {}
+
+  mutating func opened(_ context: inout ViewContext) { scroll = DocumentScroll() }
+
+  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
+    -> Bool
+  {
+    scroll.perform(action, input: input)
+  }
+
+  mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
+    renderer.drawDetail(r, shared, &scroll)
+  }
+}
+
 extension BoardRenderer {
   /// A line of styled pieces, for views built as documents.
   typealias Pieces = [(text: String, style: Style)]
 
-  /// Everything about the selected operation: its settings, each state it entered and how long it
-  /// stayed, its flags, dependencies both ways, conditions and errors; the state machine beside it.
-  mutating func drawDetail(_ r: Rect, _ ui: inout BoardUIState) {
-    guard let op = selectedRow(ui) else {
+  mutating func drawDetail(_ r: Rect, _ shared: SharedState, _ scroll: inout DocumentScroll) {
+    guard let op = shared.selectedRow(in: model) else {
       canvas.titleRule("Details", in: r.rows(from: 0, count: 1))
       canvas.put(" no operation selected", x: r.x, y: r.y + 1, style: .dim)
       return
@@ -34,11 +67,11 @@ extension BoardRenderer {
         in: Rect(x: 0, y: lines.count + 2, width: textWidth, height: StateMachineDiagram.height),
         canvas: &doc)
     }
-    ui.detailScroll = max(0, min(ui.detailScroll, doc.height - body.height))
+    scroll.fit(total: doc.height, visible: body.height)
     blit(
-      doc.grid, from: ui.detailScroll,
+      doc.grid, from: scroll.top,
       into: Rect(x: body.x, y: body.y, width: textWidth, height: body.height))
-    if doc.height > body.height + ui.detailScroll {
+    if scroll.hasMore(total: doc.height) {
       canvas.putRight(" ↓ more ", maxX: body.x + textWidth - 1, y: body.maxY - 1, style: .dim)
     }
     if twoColumns {
