@@ -4,8 +4,8 @@ import Testing
 
 @testable import OpsBoard
 
-/// Golden text of whole screens. Record new ones with `SNAPSHOT_TESTING_RECORD=missing` (the default
-/// records what is missing and fails once); every recorded file was read by a person.
+/// Golden whole screens, text and styles. Record new ones with `SNAPSHOT_TESTING_RECORD=missing` (the
+/// default records what is missing and fails once); every recorded file was read by a person.
 private func assertScreen(
   _ s: BoardSession, _ width: Int, _ height: Int, ascii: Bool = false, named name: String,
   fileID: StaticString = #fileID, file: StaticString = #filePath, testName: String = #function,
@@ -13,7 +13,7 @@ private func assertScreen(
 ) {
   let grid = s.render(width: width, height: height, ascii: ascii)
   assertSnapshot(
-    of: grid.text, as: .lines, named: name, fileID: fileID, file: file, testName: testName,
+    of: grid, as: .styled, named: name, fileID: fileID, file: file, testName: testName,
     line: line,
     column: column)
 }

@@ -146,9 +146,11 @@ struct BoardTeachingTimelineTests {
     s.select(operation: "decode")
     keys(s, .character("t"))
     #expect(s.view == .timeline)
-    assertSnapshot(of: screen(s), as: .lines, named: "80x24")
-    assertSnapshot(of: screen(s, 120, 40), as: .lines, named: "120x40")
-    assertSnapshot(of: screen(s, 80, 24, ascii: true), as: .lines, named: "ascii-80x24")
+    assertSnapshot(of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "80x24")
+    assertSnapshot(
+      of: s.render(width: 120, height: 40, ascii: false), as: .styled, named: "120x40")
+    assertSnapshot(
+      of: s.render(width: 80, height: 24, ascii: true), as: .styled, named: "ascii-80x24")
   }
 
   @Test func zoomAndScrollWithoutTouchingTheQueue() {

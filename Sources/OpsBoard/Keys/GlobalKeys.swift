@@ -4,16 +4,16 @@ enum GlobalKeys {
   static let bindings: [KeyBinding] = [
     KeyBinding(
       .pauseResume, [.char(" ")],
-      "pause or resume the virtual clock (replaying: resume from the point p chose)",
+      "pause or play the virtual clock (replaying: play from where p says)",
       group: .clock, footer: "pause"),
     KeyBinding(.step, [.char(".")], "step one event (pauses first)", group: .clock, footer: "step"),
     KeyBinding(.slower, [.char("<")], "slower: the next speed down", group: .clock, footer: "speed"),
     KeyBinding(.faster, [.char(">")], "faster: the next speed up", group: .clock, footer: "speed"),
     KeyBinding(
       .restart, [.char("r")],
-      "restart the scenario from the beginning, re-reading its file (asks y/n)", group: .clock),
+      "restart from the beginning, reading the scenario again (asks y/n)", group: .clock),
     KeyBinding(
-      .eventBack, [.key(.left)], "show the moment one event earlier (header says replaying)",
+      .eventBack, [.key(.left)], "the moment one event earlier (the header says replaying)",
       group: .travel, footer: "travel"),
     KeyBinding(
       .eventForward, [.key(.right)], "one event later (at the present, replaying ends)",
@@ -22,8 +22,8 @@ enum GlobalKeys {
     KeyBinding(.secondForward, [.char("]")], "one virtual second later", group: .travel),
     KeyBinding(
       .resumePoint, [.char("p")],
-      "choose where Space resumes: the present, or here (the runtime is rebuilt from the scenario "
-        + "and the key commands sent before this moment are re-applied at their times)",
+      "Space plays from the present, or from here (the future is played again, with the "
+        + "keys sent before this moment)",
       group: .travel),
     KeyBinding(
       .back, [.key(.escape)], "back: close the view, or clear the filter", group: .views,
@@ -40,7 +40,7 @@ enum GlobalKeys {
 enum MoveKeys {
   static func bindings(_ what: String, footer: String = "move") -> [KeyBinding] {
     [
-      KeyBinding(.up, [.key(.up), .char("k")], "\(what) up", group: .select, footer: footer),
+      KeyBinding(.up, [.key(.up), .char("k")], "\(what) up or down", group: .select, footer: footer),
       KeyBinding(.down, [.key(.down), .char("j")], "\(what) down", group: .select, footer: footer),
       KeyBinding(.pageUp, [.key(.pageUp)], "a page up", group: .select),
       KeyBinding(.pageDown, [.key(.pageDown)], "a page down", group: .select),

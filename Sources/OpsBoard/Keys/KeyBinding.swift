@@ -5,7 +5,7 @@ public struct KeyBinding: Sendable {
     case select = "Select"
     case engine = "Change the engine (logged as commands)"
     case clock = "Clock"
-    case travel = "Time travel (while paused)"
+    case travel = "Time travel (paused)"
     case views = "Views"
     case other = "Other"
   }

@@ -33,7 +33,7 @@ public enum KeyPattern: Sendable, Equatable {
       case .enter: "Enter"
       case .escape: "Esc"
       case .tab: "Tab"
-      case .backTab: "Shift-Tab"
+      case .backTab: "S-Tab"
       case .backspace: "Backspace"
       case .function(let n): "F\(n)"
       case .ctrl(let c): "Ctrl-" + String(c).uppercased()

@@ -61,8 +61,9 @@ struct ColumnNeeds: Equatable {
 }
 
 /// Where each column goes for a table width. Names get their width first (up to their longest),
-/// then columns join by importance while they fit (priority and qos early when the scenario sets
-/// them, as in the priorities lesson); what is left widens the progress bar and the errors.
+/// then columns join by importance while they fit, each only when the scenario gives it something
+/// to say (priority and qos when it sets them, as in the priorities lesson; errors once there are
+/// any); what is left widens the progress bar and the errors.
 struct ColumnPlan {
   var columns: [(column: OperationColumn, x: Int, width: Int)]
 
@@ -84,11 +85,12 @@ struct ColumnPlan {
     if needs.queue { add(.queue, max(5, min(longestQueue, 20))) }
     add(.cancelled, 1)
     add(.time, OperationColumn.time.minWidth)
-    if needs.priority { add(.priority, OperationColumn.priority.minWidth) }
-    if needs.qos { add(.qos, OperationColumn.qos.minWidth) }
     add(.progress, OperationColumn.progress.minWidth)
     if needs.deps { add(.deps, OperationColumn.deps.minWidth) }
     if needs.conditions { add(.conditions, OperationColumn.conditions.minWidth) }
+    if needs.errors { add(.errors, OperationColumn.errors.minWidth) }
+    if needs.priority { add(.priority, OperationColumn.priority.minWidth) }
+    if needs.qos { add(.qos, OperationColumn.qos.minWidth) }
     add(.errors, OperationColumn.errors.minWidth)
     if chosen[.progress] != nil {
       let extra = min(8, available - used - (chosen[.errors] == nil ? 0 : 12))

@@ -168,13 +168,13 @@ struct BoardRenderer {
         FooterItem(keys: "n", label: "(or any other key) no", actions: [], pinned: false),
       ]
     } else if ui.helpVisible {
-      items = HelpOverlay.bindings.compactMap { b in
-        b.footer.map {
-          FooterItem(
-            keys: b.keys.prefix(2).map { $0.label(ascii: ascii) }.joined(separator: "/"),
-            label: $0, actions: [b.action], pinned: false)
-        }
-      }
+      let up = KeyPattern.key(.up).label(ascii: ascii)
+      let down = KeyPattern.key(.down).label(ascii: ascii)
+      items = [
+        FooterItem(keys: ascii ? "\(up)/\(down)" : up + down, label: "scroll", actions: [], pinned: false),
+        FooterItem(keys: "PgUp/PgDn", label: "page", actions: [], pinned: false),
+        FooterItem(keys: "?/Esc", label: "close", actions: [.help], pinned: false),
+      ]
     } else {
       items = keyMap.footerItems(for: ui.view, ascii: ascii).map { item in
         // Space says what it will do now.

@@ -118,7 +118,10 @@ extension BoardRenderer {
         ))
     }
     lines.append(state)
-    if let p = op.producedBy { lines.append([("produced by \(p) while it executed", .dim)]) }
+    if let p = op.producedBy { lines.append([("produced by \(p) while it executed", .plain)]) }
+    if let g = op.parent {
+      lines.append([("child of the group \(g): runs on \(op.queue); \(g) waits for it", .plain)])
+    }
     let why = Self.explanation(of: op, in: model)
     // At most three lines: a barrier waiting for thousands names only the first of them.
     var whyLines = TextWrap.wrap(why, width: max(10, width - 5))
@@ -181,6 +184,11 @@ extension BoardRenderer {
     }
     list("Waits for", op.dependencies)
     list("Waited for by", op.dependents)
+    // A group's children and what an operation produced, read off the projection's records.
+    let children = model.operations.filter { $0.parent == op.name }.map(\.name)
+    if op.kind == .group || !children.isEmpty { list("Children (the group waits for them)", children) }
+    let produced = model.operations.filter { $0.producedBy == op.name }.map(\.name)
+    if !produced.isEmpty { list("Produced while it executed", produced) }
     lines.append([])
     lines.append([("Conditions (\(op.conditions.count))", heading)])
     if op.conditions.isEmpty { lines.append([("  none", .dim)]) }

@@ -46,12 +46,17 @@ extension BoardRenderer {
     let dag = view.layout!
     var title =
       "Dependency graph · \(model.operations.count) operations in \(dag.layers.count) columns by depth"
+    let legend =
+      ascii
+      ? "a <-- b: b waits for a · .. group and children, *.. produced" : "a ◄── b: b waits for a · ┄ group and children, ◇┄ produced"
     if dag.cycleEdges > 0 {
       title +=
         " · ↺ in a cycle (\(dag.cycleEdges) closing edge\(dag.cycleEdges == 1 ? "" : "s") not drawn)"
     }
-    canvas.titleRule(title, in: r.rows(from: 0, count: 1), right: "Enter detail · Esc back")
-    let area = r.rows(from: 1, count: r.height - 1)
+    canvas.titleRule(title, in: r.rows(from: 0, count: 1))
+    canvas.putRight(" \(legend) ", maxX: r.maxX - 1, y: r.maxY - 1, style: .dim)
+    // The last row is the legend.
+    let area = r.rows(from: 1, count: r.height - 2)
     guard !dag.layers.isEmpty, !area.isEmpty else {
       canvas.put(" no operations yet", x: area.x, y: area.y, style: .dim)
       return
@@ -114,7 +119,9 @@ extension BoardRenderer {
         let from = dag.nodes[e.from]
         let to = dag.nodes[e.to]
         guard max(from.row, to.row) >= top, min(from.row, to.row) <= bottom else { continue }
-        let style = Style(fg: StateLook.color(model.operations[from.source].state))
+        var style = Style(fg: StateLook.color(model.operations[from.source].state))
+        if e.kind == .produced { style.attrs.insert(.dim) }
+        let dashed = e.kind != .dependency
         let startX: Int
         if let i = from.op {
           startX =
@@ -129,16 +136,23 @@ extension BoardRenderer {
         let y0 = from.row - sy
         let y1 = to.row - sy
         if from.row >= top && from.row <= bottom {
-          lines.horizontal(y: y0, from: startX - sx, to: laneX - sx, style: style)
+          lines.horizontal(
+            y: y0, from: startX - sx, to: laneX - sx, style: style, dashed: dashed)
+          // The head points at what is waited for (the dependency, the group's child); a produced
+          // operation's edge starts with a plain mark instead.
+          if from.op != nil && visibleX(startX) {
+            if e.kind == .produced {
+              lines.mark(ascii ? "*" : "◇", x: startX - sx, y: y0, style: style)
+            } else {
+              lines.arrow(x: startX - sx, y: y0, pointing: false, style: style)
+            }
+          }
         }
         lines.vertical(
-          x: laneX - sx, from: max(min(y0, y1), -1), to: min(max(y0, y1), area.height), style: style
-        )
+          x: laneX - sx, from: max(min(y0, y1), -1), to: min(max(y0, y1), area.height),
+          style: style, dashed: dashed)
         if to.row >= top && to.row <= bottom {
-          lines.horizontal(y: y1, from: laneX - sx, to: endX - sx, style: style)
-          if to.op != nil && visibleX(endX) {
-            lines.arrow(x: endX - sx, y: y1, pointing: true, style: style)
-          }
+          lines.horizontal(y: y1, from: laneX - sx, to: endX - sx, style: style, dashed: dashed)
         }
       }
     }

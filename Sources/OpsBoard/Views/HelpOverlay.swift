@@ -36,12 +36,18 @@ extension BoardRenderer {
   /// everywhere by group, then the legends. All read from the key map, so help, footer and
   /// handling agree.
   func helpSections(for view: BoardView, width: Int) -> [[HelpLine]] {
-    let keyWidth = 10
     func section(_ title: String, _ bindings: [KeyBinding]) -> [HelpLine] {
       var lines: [HelpLine] = [.heading(title)]
       for b in bindings {
-        let wrapped = TextWrap.wrap(b.description, width: max(10, width - keyWidth - 2))
-        lines.append(.key(keys: b.keysLabel(ascii: ascii), description: wrapped.first ?? ""))
+        var keys = b.keysLabel(ascii: ascii)
+        // Up and down share a line: `↑↓ k j  select the operation up or down`.
+        if b.action == .down { continue }
+        if b.action == .up, let down = bindings.first(where: { $0.action == .down }) {
+          let (u, d) = (b.keys.map { $0.label(ascii: ascii) }, down.keys.map { $0.label(ascii: ascii) })
+          keys = ascii ? zip(u, d).map { "\($0)/\($1)" }.joined(separator: " ") : zip(u, d).map { $0 + $1 }.joined(separator: " ")
+        }
+        let wrapped = TextWrap.wrap(b.description, width: max(10, width - Self.helpKeyWidth - 2))
+        lines.append(.key(keys: keys, description: wrapped.first ?? ""))
         for more in wrapped.dropFirst() { lines.append(.continuation(more)) }
       }
       return lines
@@ -53,16 +59,18 @@ extension BoardRenderer {
         ![.pageUp, .pageDown, .first, .last, .wheel].contains($0.action)
       }
       var lines = section(type.title, own)
-      lines.append(.continuation("PgUp PgDn Home End and the wheel move further"))
+      lines.append(.continuation("PgUp PgDn Home End, the wheel: further"))
       sections.append(lines)
     }
     for group in KeyBinding.Group.allCases {
       let bindings = keyMap.bindings(in: .global).filter { $0.group == group }
-      if !bindings.isEmpty { sections.append(section(group.rawValue + " (everywhere)", bindings)) }
+      if !bindings.isEmpty { sections.append(section(group.rawValue, bindings)) }
     }
     sections.append(legends())
     return sections
   }
+
+  static let helpKeyWidth = 9
 
   private func legends() -> [HelpLine] {
     let finishedStyle = StateLook.style(.finished)
@@ -87,8 +95,8 @@ extension BoardRenderer {
         ("1/3", "deps: one of three finished", waiting), ("3/3", "all finished", finishedStyle),
       ]),
       .legend([
-        (ascii ? "a <-- b" : "a ◄── b", "b waits for a", .plain),
-        (ascii ? "b -> a" : "b → a", "the same, in words", .plain),
+        (ascii ? "a <-- b" : "a ◄── b", "means b waits for a;", .plain),
+        (ascii ? "b -> a" : "b → a", "too", .plain),
       ]),
       .legend([("d", "timeline: the selected one waits for it", waiting), ("w", "it waits for the selected one", waiting)]),
     ]
@@ -121,40 +129,54 @@ extension BoardRenderer {
     return rows
   }
 
-  /// Sections packed into as few columns as fit the screen without scrolling (up to three, each at
-  /// least 40 wide); when even three do not fit, one column that scrolls.
+  /// The help flowed into as few columns as fit the screen without scrolling (up to three, each
+  /// at least 38 wide), with a blank line between sections when there is room for it; a column
+  /// never ends on a heading. When even three do not fit, one column that scrolls.
   func helpColumns(for view: BoardView, inner: Int, room: Int) -> (width: Int, columns: [[HelpRow]]) {
     for n in 1...3 {
-      let width = (inner - 3 * (n - 1)) / n
-      guard n == 1 || width >= 40 else { break }
+      // One column reads best up to 100 wide; more columns share the box.
+      let width = n == 1 ? min(inner, 100) : (inner - 3 * (n - 1)) / n
+      guard n == 1 || width >= 38 else { break }
       let sections = helpSections(for: view, width: width).map { helpRows($0, width: width) }
-      var columns: [[HelpRow]] = [[]]
-      for s in sections {
-        let gap = columns[columns.count - 1].isEmpty ? 0 : 1
-        if columns[columns.count - 1].count + gap + s.count > room && !columns[columns.count - 1].isEmpty {
-          columns.append(s)
-        } else {
-          if gap == 1 { columns[columns.count - 1].append((.blank, [])) }
-          columns[columns.count - 1] += s
+      for gaps in [true, false] {
+        var columns: [[HelpRow]] = [[]]
+        for (i, section) in sections.enumerated() {
+          var rows = section
+          if gaps && i > 0 { rows.insert((.blank, []), at: 0) }
+          for row in rows {
+            var column = columns[columns.count - 1]
+            let full = column.count >= room
+            let headingAtBottom: Bool = {
+              if case .heading = row.line { return column.count >= room - 1 }
+              return false
+            }()
+            if full || headingAtBottom {
+              columns.append([])
+              column = []
+              if case .blank = row.line { continue }
+            }
+            column.append(row)
+            columns[columns.count - 1] = column
+          }
         }
-      }
-      if columns.count <= n && columns.allSatisfy({ $0.count <= room }) {
-        return (width, columns)
+        if columns.count <= n { return (width, columns) }
       }
     }
-    let sections = helpSections(for: view, width: inner).map { helpRows($0, width: inner) }
-    return (inner, [Array(sections.joined(separator: [(HelpLine.blank, [])]))])
+    let width = min(inner, 100)
+    let sections = helpSections(for: view, width: width).map { helpRows($0, width: width) }
+    return (width, [Array(sections.joined(separator: [(HelpLine.blank, [])]))])
   }
 
   /// The help over the board.
   mutating func drawHelp(_ help: inout HelpOverlay, view: BoardView) {
     let boxWidth = min(width - 2, 160)
     let inner = boxWidth - 4
-    let room = height - 2 - 2
+    // Between the header and the status line, which says what a key did.
+    let room = height - 3 - 2
     let (columnWidth, columns) = helpColumns(for: view, inner: inner, room: room)
     let tallest = columns.map(\.count).max() ?? 0
-    let boxHeight = min(height - 2, tallest + 2)
-    let usedWidth = min(boxWidth, columns.count * (columnWidth + 3) - 3 + 4)
+    let boxHeight = min(height - 3, tallest + 2)
+    let usedWidth = columns.count > 1 ? boxWidth : min(boxWidth, columnWidth + 4)
     let box = Rect(
       x: (width - usedWidth) / 2, y: max(1, (height - boxHeight) / 2), width: usedWidth,
       height: boxHeight)
@@ -163,7 +185,7 @@ extension BoardRenderer {
     canvas.fill(
       Rect(
         x: margin.x, y: max(1, margin.y), width: margin.width,
-        height: min(margin.maxY, height - 1) - max(1, margin.y)))
+        height: min(margin.maxY, height - 2) - max(1, margin.y)))
     let close = keyMap.bindings(in: .help).first { $0.action == .help }
     let keys = close.map { $0.keys.prefix(3).map { $0.label(ascii: ascii) }.joined(separator: " ") } ?? "?"
     canvas.box(
@@ -190,9 +212,11 @@ extension BoardRenderer {
     switch row.line {
     case .heading(let t): canvas.put(t, x: x, y: y, width: width, style: .title)
     case .key(let keys, let d):
-      canvas.put(keys, x: x + 1, y: y, width: 10, style: Style(fg: .cyan, attrs: .bold))
-      canvas.put(d, x: x + 12, y: y, width: width - 12)
-    case .continuation(let d): canvas.put(d, x: x + 12, y: y, width: width - 12)
+      let k = Self.helpKeyWidth
+      canvas.put(keys, x: x + 1, y: y, width: k, style: Style(fg: .cyan, attrs: .bold))
+      canvas.put(d, x: x + k + 2, y: y, width: width - k - 2)
+    case .continuation(let d):
+      canvas.put(d, x: x + Self.helpKeyWidth + 2, y: y, width: width - Self.helpKeyWidth - 2)
     case .legend:
       var lx = x + 1
       for item in row.items {

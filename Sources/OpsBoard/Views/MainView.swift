@@ -48,13 +48,13 @@ struct MainView: ViewComponent {
         group: .engine, footer: "limit"),
       KeyBinding(
         .lowerLimit, [.char("-"), .char("_")],
-        "lower it by one, down to 0 (from ∞: to the number executing, at least 1)",
+        "lower it by one, to 0 at least (from ∞: to the number running)",
         group: .engine, footer: "limit"),
       KeyBinding(
         .unlimited, [.char("*")], "no limit again (∞, Foundation's default)", group: .engine),
       KeyBinding(
         .cancelAll, [.char("C")],
-        "cancel every operation of the selected queue (cancelAll; asks y/n)", group: .engine),
+        "cancel all of the selected queue (cancelAll; asks y/n)", group: .engine),
     ] + OperationKeys.bindings
     + [
       KeyBinding(
@@ -62,20 +62,20 @@ struct MainView: ViewComponent {
         group: .views, footer: "filter"),
       KeyBinding(
         .sort, [.char("o")],
-        "sort by the next key: add order, name, state, queue, time in state, next to start",
+        "sort by: add order, name, state, queue, time in state, next to start",
         group: .views, footer: "sort"),
       KeyBinding(.reverseSort, [.char("O")], "reverse the sort", group: .views),
       KeyBinding(
         .hideFinished, [.char("h")], "hide or show finished operations", group: .views,
         footer: "hide done"),
       KeyBinding(
-        .queueFilter, [.char("f")], "show only the selected queue's operations (again: all)",
+        .queueFilter, [.char("f")], "only the selected queue's operations (again: all)",
         group: .views),
       KeyBinding(
-        .stateFilter, [.char("F")], "show only waiting, running, finished or cancelled ones (cycles)",
+        .stateFilter, [.char("F")], "only waiting, running, finished or cancelled ones",
         group: .views),
       KeyBinding(
-        .expandGroup, [.char("e")], "collapse or expand the selected group's children",
+        .expandGroup, [.char("e")], "fold or unfold the selected group's children",
         group: .views),
     ]
   static let footer: [BoardAction] = [
@@ -108,7 +108,8 @@ struct MainView: ViewComponent {
     case .sort, .reverseSort:
       var list = context.shared.operations
       let sort = action == .sort ? list.sort.next : list.sort
-      let descending = action == .sort ? false : !list.descending
+      // Longest in its state first: what is stuck comes to the top.
+      let descending = action == .sort ? sort == .timeInState : !list.descending
       list.setSort(sort, descending: descending)
       context.shared.operations = list
       context.status = StatusMessage(
