@@ -243,4 +243,24 @@ struct BoardEndToEndTests {
     try session.send("q")
     expectEnded(session, status: 0)
   }
+
+  @Test func restartReadsAnEditedScenarioFileAgain() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "opsview-e2e-\(getpid())-restart.yaml"
+    ).path
+    let scenario = { (title: String) in
+      "scenario: edited\ntitle: \"\(title)\"\nqueues:\n  - {name: q}\noperations:\n"
+        + "  - {name: a, queue: q, work: 1}\n"
+    }
+    try scenario("Before the edit").write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let session = try start(arguments: ["play", path, "--paused"])
+    try #require(session.waitFor("Before the edit"), "screen:\n\(session.capture())")
+    try scenario("After the edit").write(toFile: path, atomically: true, encoding: .utf8)
+    try session.send("r")
+    try session.send("y")
+    #expect(session.waitFor("After the edit"), "screen:\n\(session.capture())")
+    try session.send("q")
+    expectEnded(session, status: 0)
+  }
 }

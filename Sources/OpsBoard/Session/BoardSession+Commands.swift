@@ -73,7 +73,8 @@ extension BoardSession {
     let value: Int
     switch (q.maxConcurrent, up) {
     case (nil, true):
-      ui.status = StatusMessage("\(q.name) is unlimited (∞) already: - sets a limit", .rejected)
+      ui.status = StatusMessage(
+        "\(q.name) has no limit (\(limitText(nil))) already: - sets one", .rejected)
       return
     case (nil, false):
       value = max(q.executing, 1)
@@ -100,12 +101,13 @@ extension BoardSession {
       return
     }
     guard q.maxConcurrent != nil else {
-      ui.status = StatusMessage("\(q.name) has no limit (∞) already", .rejected)
+      ui.status = StatusMessage("\(q.name) has no limit (\(limitText(nil))) already", .rejected)
       return
     }
     send(
       .setMaxConcurrent(queue: q.name, value: nil),
-      applied: "\(q.name) maxConcurrent \(q.limitText) → ∞: waiting operations may start at once")
+      applied:
+        "\(q.name) maxConcurrent \(q.limitText) → \(limitText(nil)): waiting operations may start at once")
   }
 
   func cancelSelected() {

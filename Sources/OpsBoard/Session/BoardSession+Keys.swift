@@ -102,7 +102,10 @@ extension BoardSession {
     case .cancelAll(let queue): cancelAll(queue)
     case .restart:
       if let problem = restartFromScenario() {
-        ui.status = StatusMessage("cannot read the scenario again: \(problem); nothing restarted", .rejected)
+        // The first line of the loader's report: the status line is one line.
+        let first = problem.split(separator: "\n").first.map(String.init) ?? problem
+        ui.status = StatusMessage(
+          "cannot read the scenario again: \(first); nothing restarted", .rejected)
       } else {
         ui.status = StatusMessage("restarted from the beginning", .applied)
       }

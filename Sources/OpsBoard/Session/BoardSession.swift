@@ -25,8 +25,7 @@ public final class BoardSession: InteractiveBoard {
   public private(set) var log: [LogEntry] = []
   public private(set) var runtime: VirtualRuntime
   /// Checkpoints of the model, for rebuilding any earlier moment.
-  /// One checkpoint per operation's worth of events (at least 1024): seeking folds at most that many.
-  public private(set) var history = BoardHistory(perOperation: 1)
+  private(set) var history = BoardHistory()
 
   /// Below this size `render` draws only a message saying how large the board needs to be.
   public static let minimumSize = (
@@ -202,7 +201,7 @@ public final class BoardSession: InteractiveBoard {
     replay = nil
     keyCommands = []
     log = []
-    history = BoardHistory(interval: history.interval, perOperation: history.perOperation)
+    history = BoardHistory()
     incoming = []
     incomingHead = 0
     // What the user chose to look at survives; the clock's story starts again.
