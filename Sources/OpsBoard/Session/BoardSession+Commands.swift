@@ -74,7 +74,7 @@ extension BoardSession {
     switch (q.maxConcurrent, up) {
     case (nil, true):
       ui.status = StatusMessage(
-        "\(q.name) has no limit (\(limitText(nil))) already: - sets one", .rejected)
+        "\(q.name) is unlimited (\(limitText(nil))) already: - sets a limit", .rejected)
       return
     case (nil, false):
       value = max(q.executing, 1)
