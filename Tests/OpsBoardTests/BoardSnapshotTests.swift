@@ -162,5 +162,10 @@ struct BoardStyleTests {
     #expect(grid[x, row].foreground == .blue && grid[x, row].attributes.contains(.bold))
     // The header is reversed, so it reads on a monochrome terminal too.
     #expect(grid[0, 0].attributes.contains(.reverse))
+    // Golden screens record styles: the same text without the highlight is a different screen.
+    var lost = grid
+    for x in 0..<80 { lost[x, row].attributes.remove(.reverse) }
+    #expect(lost.text == grid.text)
+    #expect(lost.styledDump != grid.styledDump)
   }
 }

@@ -48,7 +48,8 @@ extension BoardRenderer {
       "Dependency graph · \(model.operations.count) operations in \(dag.layers.count) columns by depth"
     let legend =
       ascii
-      ? "a <-- b: b waits for a · .. group and children, *.. produced" : "a ◄── b: b waits for a · ┄ group and children, ◇┄ produced"
+      ? "a <-- b: b waits for a; .. group and children; *.. produced"
+      : "a ◄── b: b waits for a · ┄ group and children · ◇┄ produced"
     if dag.cycleEdges > 0 {
       title +=
         " · ↺ in a cycle (\(dag.cycleEdges) closing edge\(dag.cycleEdges == 1 ? "" : "s") not drawn)"
