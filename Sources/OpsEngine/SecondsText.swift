@@ -8,7 +8,8 @@ public func secondsText(_ seconds: Double, decimals: Int) -> String {
   let u = abs(units)
   guard decimals > 0 else { return sign + String(u) }
   let frac = String(u % scale)
-  return sign + String(u / scale) + "." + String(repeating: "0", count: decimals - frac.count) + frac
+  return sign + String(u / scale) + "." + String(repeating: "0", count: decimals - frac.count)
+    + frac
 }
 
 /// The one text for a concurrency limit: the number, or ∞ for none (Foundation's default, -1).

@@ -79,7 +79,6 @@ public enum StateCause: Sendable, Equatable, Hashable {
     }
   }
 
-
   /// The cause's name in the JSON contract.
   public var kind: String {
     switch self {

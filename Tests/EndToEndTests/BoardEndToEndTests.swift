@@ -215,7 +215,9 @@ struct BoardEndToEndTests {
     let session = try start(arguments: Play.arguments + ["--paused"])
     try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
     try session.send("C")
-    #expect(session.waitFor("cancel every unfinished operation of network"), "screen:\n\(session.capture())")
+    #expect(
+      session.waitFor("cancel every unfinished operation of network"),
+      "screen:\n\(session.capture())")
     try session.send("n")
     #expect(session.waitFor("not confirmed: nothing changed"), "screen:\n\(session.capture())")
     try session.send("C")

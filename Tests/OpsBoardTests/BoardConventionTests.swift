@@ -8,8 +8,10 @@ private func rows(_ s: BoardSession, _ w: Int = 80, _ h: Int = 24) -> [String] {
   let lines = screenLines(s, w, h)
   let table = BoardLayout(width: w, height: h, queueCount: s.model.queues.count).operations
   return (table.y + 2..<table.maxY).compactMap { y in
-    lines[y].dropFirst(2).split(separator: " ").first { s.model.operation(named: String($0)) != nil }
-      .map(String.init)
+    lines[y].dropFirst(2).split(separator: " ").first {
+      s.model.operation(named: String($0)) != nil
+    }
+    .map(String.init)
   }
 }
 

@@ -32,7 +32,8 @@ struct TimeTravelEdgeTests {
     #expect(s.status?.text.contains("no operation selected") == false, "\(s.status?.text ?? "")")
     #expect(s.status?.text.contains("fetchLikes") == true, "\(s.status?.text ?? "")")
     press(s, .character("k"))
-    #expect(s.selectedOperation == previous(before: "fetchLikes", in: s), "k did not move one row up")
+    #expect(
+      s.selectedOperation == previous(before: "fetchLikes", in: s), "k did not move one row up")
   }
 
   @Test func theSelectionSurvivesResumingFromBeforeItExisted() {
@@ -59,7 +60,9 @@ struct TimeTravelEdgeTests {
     s.advance(by: 15)
     s.select(operation: "fetchLikes")
     for _ in 0..<10 { press(s, .character("[")) }
-    #expect(!screenLines(s).contains { $0.hasPrefix("› ") }, "a row is highlighted for an operation not added yet")
+    #expect(
+      !screenLines(s).contains { $0.hasPrefix("› ") },
+      "a row is highlighted for an operation not added yet")
     #expect(screenText(s).contains("fetchLikes: not added yet"))
     press(s, .character("j"))
     #expect(s.selectedOperation == s.model.operations.first?.name)

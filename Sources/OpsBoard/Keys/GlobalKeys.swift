@@ -7,7 +7,8 @@ enum GlobalKeys {
       "pause or play the virtual clock (replaying: play from where p says)",
       group: .clock, footer: "pause"),
     KeyBinding(.step, [.char(".")], "step one event (pauses first)", group: .clock, footer: "step"),
-    KeyBinding(.slower, [.char("<")], "slower: the next speed down", group: .clock, footer: "speed"),
+    KeyBinding(
+      .slower, [.char("<")], "slower: the next speed down", group: .clock, footer: "speed"),
     KeyBinding(.faster, [.char(">")], "faster: the next speed up", group: .clock, footer: "speed"),
     KeyBinding(
       .restart, [.char("r")],
@@ -40,7 +41,8 @@ enum GlobalKeys {
 enum MoveKeys {
   static func bindings(_ what: String, footer: String = "move") -> [KeyBinding] {
     [
-      KeyBinding(.up, [.key(.up), .char("k")], "\(what) up or down", group: .select, footer: footer),
+      KeyBinding(
+        .up, [.key(.up), .char("k")], "\(what) up or down", group: .select, footer: footer),
       KeyBinding(.down, [.key(.down), .char("j")], "\(what) down", group: .select, footer: footer),
       KeyBinding(.pageUp, [.key(.pageUp)], "a page up", group: .select),
       KeyBinding(.pageDown, [.key(.pageDown)], "a page down", group: .select),

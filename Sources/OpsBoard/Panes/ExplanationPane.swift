@@ -10,7 +10,8 @@ extension BoardRenderer {
       let head = op.name + ": "
       let indent = min(lead.count + head.count, width / 3)
       // Every line is as wide as the first: the rest hang under the text, not under "why".
-      var lines = TextWrap.wrap(Self.explanation(of: op, in: model), width: max(10, width - 2 - indent))
+      var lines = TextWrap.wrap(
+        Self.explanation(of: op, in: model), width: max(10, width - 2 - indent))
       let cap = BoardLayout.maximumExplanationRows
       if lines.count > cap {
         lines = Array(lines.prefix(cap))

@@ -40,12 +40,15 @@ extension BoardRenderer {
         !list.isFiltered
         ? " no operations yet"
         : list.query.isEmpty
-          ? " nothing to show: Esc clears the filters" : " nothing matches \"\(list.query)\" (Esc clears the filter)"
+          ? " nothing to show: Esc clears the filters"
+          : " nothing matches \"\(list.query)\" (Esc clears the filter)"
       canvas.put(text, x: rows.x, y: rows.y, width: rows.width, style: .dim)
       return
     }
     let selectedIndex = shared.selectedIndex(in: model)
-    let focus = selectedIndex.flatMap { i in list.position(of: i).exact ? list.position(of: i).position : nil }
+    let focus = selectedIndex.flatMap { i in
+      list.position(of: i).exact ? list.position(of: i).position : nil
+    }
     scroll = ScrollWindow.top(scroll, keeping: focus, visible: rows.height, count: count)
     for line in 0..<rows.height {
       let position = scroll + line

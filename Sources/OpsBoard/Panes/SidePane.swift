@@ -12,7 +12,8 @@ extension BoardRenderer {
     var y = r.y
     canvas.titleRule(op.name, in: r.rows(from: 0, count: 1))
     y += 1
-    var facts = " \(op.queue) · \(op.kind.rawValue) · \(op.priority.rawValue) · qos \(BoardText.qos(op.qos))"
+    var facts =
+      " \(op.queue) · \(op.kind.rawValue) · \(op.priority.rawValue) · qos \(BoardText.qos(op.qos))"
     if let g = op.parent { facts += " · child of \(g)" }
     if let p = op.producedBy { facts += " · made by \(p)" }
     canvas.put(facts, x: r.x, y: y, width: r.width, style: .dim)

@@ -171,7 +171,8 @@ struct BoardRenderer {
       let up = KeyPattern.key(.up).label(ascii: ascii)
       let down = KeyPattern.key(.down).label(ascii: ascii)
       items = [
-        FooterItem(keys: ascii ? "\(up)/\(down)" : up + down, label: "scroll", actions: [], pinned: false),
+        FooterItem(
+          keys: ascii ? "\(up)/\(down)" : up + down, label: "scroll", actions: [], pinned: false),
         FooterItem(keys: "PgUp/PgDn", label: "page", actions: [], pinned: false),
         FooterItem(keys: "?/Esc", label: "close", actions: [.help], pinned: false),
       ]
@@ -179,7 +180,8 @@ struct BoardRenderer {
       items = keyMap.footerItems(for: ui.view, ascii: ascii).map { item in
         // Space says what it will do now.
         guard item.actions == [.pauseResume], info.paused || info.finished else { return item }
-        return FooterItem(keys: item.keys, label: "play", actions: item.actions, pinned: item.pinned)
+        return FooterItem(
+          keys: item.keys, label: "play", actions: item.actions, pinned: item.pinned)
       }
       if info.replaying != nil { items = replayFooter() + items.filter(\.pinned) }
     }

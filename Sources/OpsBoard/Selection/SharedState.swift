@@ -36,7 +36,9 @@ struct SharedState {
     }
     guard let i = model.index(ofOperation: name) else { return }
     let (position, exact) = operations.position(of: i)
-    if !exact { selected = model.operations[operations.modelIndex(at: min(position, count - 1))].name }
+    if !exact {
+      selected = model.operations[operations.modelIndex(at: min(position, count - 1))].name
+    }
   }
 
   /// Moves the selection by `delta` rows (clamped). From an operation not on screen it starts at the
@@ -49,7 +51,7 @@ struct SharedState {
         operations.isFiltered ? "nothing matches the filter: Esc clears it" : "no operations yet")
     }
     var target: Int
-    if let i = selectedIndex(in: model), case let (p, true) = operations.position(of: i) {
+    if let i = selectedIndex(in: model), case (let p, true) = operations.position(of: i) {
       target = p.addingClamped(delta)
     } else {
       target = delta > 0 ? delta - 1 : 0

@@ -107,7 +107,8 @@ extension BoardSession {
     send(
       .setMaxConcurrent(queue: q.name, value: nil),
       applied:
-        "\(q.name) maxConcurrent \(q.limitText) → \(limitText(nil)): waiting operations may start at once")
+        "\(q.name) maxConcurrent \(q.limitText) → \(limitText(nil)): waiting operations may start at once"
+    )
   }
 
   func cancelSelected() {

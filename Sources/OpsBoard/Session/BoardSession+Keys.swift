@@ -27,7 +27,8 @@ extension BoardSession {
     }
     let target =
       switch binding.group {
-      case .engine where [.suspendResume, .raiseLimit, .lowerLimit, .unlimited, .cancelAll]
+      case .engine
+      where [.suspendResume, .raiseLimit, .lowerLimit, .unlimited, .cancelAll]
         .contains(binding.action):
         ": the selected queue is not shown here"
       case .engine: ": the selected operation is not shown here"
@@ -128,7 +129,8 @@ extension BoardSession {
       commit(line)
       if line.purpose == .filter {
         ui.status = StatusMessage(
-          line.text.isEmpty ? "no filter" : "filtering by \"\(line.text)\": / edits it, Esc clears it")
+          line.text.isEmpty
+            ? "no filter" : "filtering by \"\(line.text)\": / edits it, Esc clears it")
       }
       return true
     case .backspace: line.text = String(line.text.dropLast())
@@ -258,7 +260,8 @@ extension BoardSession {
   /// The next speed of the ladder up or down; a speed between rungs goes to the next one.
   private func changeSpeed(faster: Bool) {
     let ladder = Self.speeds
-    let bounds = "speeds go from \(BoardText.speed(ladder.first!)) to \(BoardText.speed(ladder.last!))"
+    let bounds =
+      "speeds go from \(BoardText.speed(ladder.first!)) to \(BoardText.speed(ladder.last!))"
     let next = faster ? ladder.first { $0 > speed + 1e-9 } : ladder.last { $0 < speed - 1e-9 }
     guard let target = next else {
       ui.status = StatusMessage(
@@ -268,6 +271,7 @@ extension BoardSession {
     }
     setSpeed(target)
     ui.status = StatusMessage(
-      "speed \(BoardText.speed(speed)): \(BoardText.speed(speed).dropLast()) virtual seconds per second")
+      "speed \(BoardText.speed(speed)): \(BoardText.speed(speed).dropLast()) virtual seconds per second"
+    )
   }
 }

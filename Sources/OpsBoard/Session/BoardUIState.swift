@@ -12,7 +12,10 @@ public struct StatusMessage: Sendable, Equatable {
 
 /// A destructive key waiting for y or n in the status line (as k9s asks).
 struct Confirmation {
-  enum Action { case cancelAll(queue: String), restart }
+  enum Action {
+    case cancelAll(queue: String)
+    case restart
+  }
   let question: String
   let action: Action
 }

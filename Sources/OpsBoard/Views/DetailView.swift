@@ -186,7 +186,9 @@ extension BoardRenderer {
     list("Waited for by", op.dependents)
     // A group's children and what an operation produced, read off the projection's records.
     let children = model.operations.filter { $0.parent == op.name }.map(\.name)
-    if op.kind == .group || !children.isEmpty { list("Children (the group waits for them)", children) }
+    if op.kind == .group || !children.isEmpty {
+      list("Children (the group waits for them)", children)
+    }
     let produced = model.operations.filter { $0.producedBy == op.name }.map(\.name)
     if !produced.isEmpty { list("Produced while it executed", produced) }
     lines.append([])

@@ -43,8 +43,13 @@ extension BoardRenderer {
         // Up and down share a line: `↑↓ k j  select the operation up or down`.
         if b.action == .down { continue }
         if b.action == .up, let down = bindings.first(where: { $0.action == .down }) {
-          let (u, d) = (b.keys.map { $0.label(ascii: ascii) }, down.keys.map { $0.label(ascii: ascii) })
-          keys = ascii ? zip(u, d).map { "\($0)/\($1)" }.joined(separator: " ") : zip(u, d).map { $0 + $1 }.joined(separator: " ")
+          let (u, d) = (
+            b.keys.map { $0.label(ascii: ascii) }, down.keys.map { $0.label(ascii: ascii) }
+          )
+          keys =
+            ascii
+            ? zip(u, d).map { "\($0)/\($1)" }.joined(separator: " ")
+            : zip(u, d).map { $0 + $1 }.joined(separator: " ")
         }
         let wrapped = TextWrap.wrap(b.description, width: max(10, width - Self.helpKeyWidth - 2))
         lines.append(.key(keys: keys, description: wrapped.first ?? ""))
@@ -84,11 +89,19 @@ extension BoardRenderer {
         OperationState.allCases.map {
           (String(StateLook.glyph($0, ascii: ascii)), $0.rawValue, StateLook.style($0))
         }
-          + [(String(StateLook.cancelledGlyph(ascii: ascii)), "cancelled (a flag)", StateLook.cancelled)]),
+          + [
+            (
+              String(StateLook.cancelledGlyph(ascii: ascii)), "cancelled (a flag)",
+              StateLook.cancelled
+            )
+          ]),
       .heading("Conditions"),
       .legend(
         statuses.map {
-          (String(ConditionLook.glyph($0, ascii: ascii)), ConditionLook.word($0), ConditionLook.style($0))
+          (
+            String(ConditionLook.glyph($0, ascii: ascii)), ConditionLook.word($0),
+            ConditionLook.style($0)
+          )
         }),
       .heading("Dependencies and arrows"),
       .legend([
@@ -98,7 +111,10 @@ extension BoardRenderer {
         (ascii ? "a <-- b" : "a ◄── b", "means b waits for a;", .plain),
         (ascii ? "b -> a" : "b → a", "too", .plain),
       ]),
-      .legend([("d", "timeline: the selected one waits for it", waiting), ("w", "it waits for the selected one", waiting)]),
+      .legend([
+        ("d", "timeline: the selected one waits for it", waiting),
+        ("w", "it waits for the selected one", waiting),
+      ]),
     ]
   }
 
@@ -132,7 +148,8 @@ extension BoardRenderer {
   /// The help flowed into as few columns as fit the screen without scrolling (up to three, each
   /// at least 38 wide), with a blank line between sections when there is room for it; a column
   /// never ends on a heading. When even three do not fit, one column that scrolls.
-  func helpColumns(for view: BoardView, inner: Int, room: Int) -> (width: Int, columns: [[HelpRow]]) {
+  func helpColumns(for view: BoardView, inner: Int, room: Int) -> (width: Int, columns: [[HelpRow]])
+  {
     for n in 1...3 {
       // One column reads best up to 100 wide; more columns share the box.
       let width = n == 1 ? min(inner, 100) : (inner - 3 * (n - 1)) / n
@@ -187,7 +204,8 @@ extension BoardRenderer {
         x: margin.x, y: max(1, margin.y), width: margin.width,
         height: min(margin.maxY, height - 2) - max(1, margin.y)))
     let close = keyMap.bindings(in: .help).first { $0.action == .help }
-    let keys = close.map { $0.keys.prefix(3).map { $0.label(ascii: ascii) }.joined(separator: " ") } ?? "?"
+    let keys =
+      close.map { $0.keys.prefix(3).map { $0.label(ascii: ascii) }.joined(separator: " ") } ?? "?"
     canvas.box(
       box, title: "Help · clock paused while it is open · \(keys) close",
       style: Style(fg: .cyan, attrs: .bold))

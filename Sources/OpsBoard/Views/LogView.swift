@@ -19,11 +19,14 @@ struct LogView: ViewComponent {
   static let bindings: [KeyBinding] =
     MoveKeys.bindings("scroll", footer: "scroll")
     + [
-      KeyBinding(.search, [.char("/")], "search the log (Enter keeps, Esc clears)", group: .views,
+      KeyBinding(
+        .search, [.char("/")], "search the log (Enter keeps, Esc clears)", group: .views,
         footer: "search"),
-      KeyBinding(.nextMatch, [.char("n")], "the next match, further down", group: .views,
+      KeyBinding(
+        .nextMatch, [.char("n")], "the next match, further down", group: .views,
         footer: "match"),
-      KeyBinding(.previousMatch, [.char("N")], "the previous match, further up", group: .views,
+      KeyBinding(
+        .previousMatch, [.char("N")], "the previous match, further up", group: .views,
         footer: "match"),
     ]
   static let footer: [BoardAction] = [
@@ -93,7 +96,8 @@ struct LogView: ViewComponent {
     let needle = query.lowercased()
     let base = log.startIndex
     let from = match ?? (forward ? -1 : log.count)
-    let range = forward ? Array((from + 1)..<max(from + 1, log.count)) : Array((0..<max(0, from)).reversed())
+    let range =
+      forward ? Array((from + 1)..<max(from + 1, log.count)) : Array((0..<max(0, from)).reversed())
     guard let hit = range.first(where: { log[base + $0].line.lowercased().contains(needle) }) else {
       context.status = StatusMessage(
         "no \(forward ? "later" : "earlier") line has \"\(query)\"", .rejected)
@@ -103,7 +107,8 @@ struct LogView: ViewComponent {
     // Show it a few lines from the top.
     let t = max(0, hit - 2)
     top = t >= max(0, log.count - visible) ? nil : t
-    context.status = StatusMessage("\"\(query)\" at event \(hit + 1) of \(log.count): n next, N previous")
+    context.status = StatusMessage(
+      "\"\(query)\" at event \(hit + 1) of \(log.count): n next, N previous")
   }
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {

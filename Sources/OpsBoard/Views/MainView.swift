@@ -36,7 +36,8 @@ struct MainView: ViewComponent {
   static let bindings: [KeyBinding] =
     MoveKeys.bindings("select the operation")
     + [
-      KeyBinding(.nextQueue, [.key(.tab)], "select the next queue", group: .select, footer: "queue"),
+      KeyBinding(
+        .nextQueue, [.key(.tab)], "select the next queue", group: .select, footer: "queue"),
       KeyBinding(.previousQueue, [.key(.backTab)], "select the previous queue", group: .select),
       KeyBinding(
         .clickSelect, [.click], "select the operation or queue under the pointer", group: .select),
@@ -113,7 +114,8 @@ struct MainView: ViewComponent {
       list.setSort(sort, descending: descending)
       context.shared.operations = list
       context.status = StatusMessage(
-        "sorted by \(sort.rawValue)\(descending ? ", reversed" : ""): o sorts by the next key, O reverses")
+        "sorted by \(sort.rawValue)\(descending ? ", reversed" : ""): o sorts by the next key, O reverses"
+      )
     case .hideFinished:
       let hide = !context.shared.operations.hideFinished
       context.shared.operations.setHideFinished(hide)
@@ -121,17 +123,20 @@ struct MainView: ViewComponent {
         hide ? "finished operations hidden: h shows them again" : "finished operations shown")
     case .queueFilter:
       let current = context.shared.operations.queueFilter
-      let queue = model.queues.indices.contains(context.shared.selectedQueue)
+      let queue =
+        model.queues.indices.contains(context.shared.selectedQueue)
         ? model.queues[context.shared.selectedQueue].name : nil
       let next = current == nil ? queue : nil
       context.shared.operations.setQueueFilter(next)
       context.status = StatusMessage(
-        next.map { "only \($0)'s operations: f again shows every queue" } ?? "every queue's operations")
+        next.map { "only \($0)'s operations: f again shows every queue" }
+          ?? "every queue's operations")
     case .stateFilter:
       let next = StateFilter.after(context.shared.operations.stateFilter)
       context.shared.operations.setStateFilter(next)
       context.status = StatusMessage(
-        next.map { "only \($0.rawValue) operations: F shows the next kind" } ?? "operations in every state")
+        next.map { "only \($0.rawValue) operations: F shows the next kind" }
+          ?? "operations in every state")
     case .expandGroup:
       guard let op = context.shared.selectedRow(in: model), op.kind == .group else {
         context.status = StatusMessage("e collapses a group: select a group first", .rejected)

@@ -47,12 +47,15 @@ extension BoardRenderer {
       drawMarkedLine(line, spans: spans, x: rows.x + 2, y: rows.y + i, width: textWidth)
     }
     if scroll.hasMore(total: lines.count) {
-      canvas.putRight(" \(ascii ? "more below" : "↓ more") ", maxX: r.maxX - 1, y: r.maxY - 1, style: .dim)
+      canvas.putRight(
+        " \(ascii ? "more below" : "↓ more") ", maxX: r.maxX - 1, y: r.maxY - 1, style: .dim)
     }
   }
 
   /// A notes line with the words that were `code` in bold.
-  private mutating func drawMarkedLine(_ line: String, spans: Set<String>, x: Int, y: Int, width: Int) {
+  private mutating func drawMarkedLine(
+    _ line: String, spans: Set<String>, x: Int, y: Int, width: Int
+  ) {
     var cx = x
     for (i, word) in line.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
       if i > 0 { cx += canvas.put(" ", x: cx, y: y, width: x + width - cx) }

@@ -37,9 +37,11 @@ struct TimelineView: ViewComponent {
   static let bindings: [KeyBinding] =
     MoveKeys.bindings("select the operation")
     + [
-      KeyBinding(.zoomIn, [.char("z"), .char("+")], "zoom in: half the seconds per column",
+      KeyBinding(
+        .zoomIn, [.char("z"), .char("+")], "zoom in: half the seconds per column",
         group: .views, footer: "zoom"),
-      KeyBinding(.zoomOut, [.char("Z"), .char("-")], "zoom out: twice the seconds per column",
+      KeyBinding(
+        .zoomOut, [.char("Z"), .char("-")], "zoom out: twice the seconds per column",
         group: .views, footer: "zoom"),
     ] + OperationKeys.bindings
   static let footer: [BoardAction] = [
