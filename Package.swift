@@ -26,12 +26,14 @@ let package = Package(
     ),
     .executableTarget(name: "ScenarioEmbedder"),
     .plugin(name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
+    // The cells, keys and board contract shared by rooms 3 and 4, so the terminal needs no board.
+    .target(name: "OpsCells"),
     // Room 3: the board model (a fold of events), layout and rendering into cells. No curses.
-    .target(name: "OpsBoard", dependencies: ["OpsEngine"]),
+    .target(name: "OpsBoard", dependencies: ["OpsEngine", "OpsCells"]),
     // Room 4: the only code that touches ncursesw.
     // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
     .systemLibrary(name: "CNCursesW"),
-    .target(name: "OpsTerminal", dependencies: ["OpsBoard", "CNCursesW"]),
+    .target(name: "OpsTerminal", dependencies: ["OpsCells", "CNCursesW"]),
     // Room 5: the command line.
     .executableTarget(
       name: "opsview",
@@ -55,7 +57,7 @@ let package = Package(
       ],
       exclude: ["__Snapshots__"]
     ),
-    .testTarget(name: "OpsTerminalTests", dependencies: ["OpsTerminal", "OpsBoard"]),
+    .testTarget(name: "OpsTerminalTests", dependencies: ["OpsTerminal", "OpsCells"]),
     .testTarget(name: "EndToEndTests", dependencies: ["opsview"]),
   ],
   swiftLanguageModes: [.v6]
