@@ -26,15 +26,17 @@ let package = Package(
     ),
     .executableTarget(name: "ScenarioEmbedder"),
     .plugin(name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
-    // Room 3: the board model (a fold of events), layout and rendering into cells. No curses.
-    .target(name: "OpsBoard", dependencies: ["OpsEngine"]),
+    // The cells, keys and board contract shared by rooms 3 and 4, so the terminal needs no board.
+    .target(name: "OpsCells"),
+    // Room 3: the board model (the engine's projection plus the log pane), layout and rendering into cells. No curses.
+    .target(name: "OpsBoard", dependencies: ["OpsEngine", "OpsCells"]),
     // Exports for handouts and other tools (Perfetto, Graphviz, Mermaid, SVG, Markdown), read from
     // the engine's projection.
     .target(name: "OpsExport", dependencies: ["OpsEngine"]),
     // Room 4: the only code that touches ncursesw.
     // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
     .systemLibrary(name: "CNCursesW"),
-    .target(name: "OpsTerminal", dependencies: ["OpsBoard", "CNCursesW"]),
+    .target(name: "OpsTerminal", dependencies: ["OpsCells", "CNCursesW"]),
     // Room 5: the command line.
     .executableTarget(
       name: "opsview",
@@ -60,7 +62,7 @@ let package = Package(
       exclude: ["__Snapshots__"]
     ),
     .testTarget(name: "OpsExportTests", dependencies: ["OpsExport", "OpsScenarios", "OpsEngine"]),
-    .testTarget(name: "OpsTerminalTests", dependencies: ["OpsTerminal", "OpsBoard"]),
+    .testTarget(name: "OpsTerminalTests", dependencies: ["OpsTerminal", "OpsCells"]),
     .testTarget(name: "EndToEndTests", dependencies: ["opsview"]),
   ],
   swiftLanguageModes: [.v6]

@@ -59,7 +59,7 @@ public enum StateCause: Sendable, Equatable, Hashable {
       "cancelled (\(c.rawValue)), so ready at once: its queue must still start it to finish it"
     case .lockAcquired(let c): "got the \(c) exclusivity lock"
     case .started(let q, let slot, let limit, let after):
-      "\(q) started it in slot \(slot) of \(Self.limitText(limit))"
+      "\(q) started it in slot \(slot) of \(OpsEngine.limitText(limit))"
         + (after.map { ": " + $0.text } ?? "")
     case .skippedMain:
       "cancelled before it started: its queue starts it, it skips main() and finishes"
@@ -78,8 +78,6 @@ public enum StateCause: Sendable, Equatable, Hashable {
     case .observersNotified: "willFinish observers notified"
     }
   }
-
-  static func limitText(_ limit: Int?) -> String { limit.map(String.init) ?? "∞" }
 
   /// The cause's name in the JSON contract.
   public var kind: String {
@@ -109,7 +107,7 @@ extension StateCause.StartTrigger {
   public var text: String {
     switch self {
     case .slotFreed(let o): "\(o) finished and freed a slot"
-    case .limitRaised(let v): "its limit was raised to \(StateCause.limitText(v))"
+    case .limitRaised(let v): "its limit was raised to \(OpsEngine.limitText(v))"
     case .resumed: "the queue was resumed"
     }
   }

@@ -5,9 +5,11 @@
 public struct TextTrace: Sendable {
   public let subjectWidth: Int
 
-  /// `names`: every operation and queue name that may appear, so columns line up from the first line.
-  public init(names: [String]) {
-    subjectWidth = min(max(names.map(\.count).max() ?? 0, 7), 28)
+  /// `names`: every operation and queue name that may appear, so columns line up from the first
+  /// line; `groups`: the group operations, whose inner queues (`g.children`) appear as subjects too.
+  public init(names: [String], groups: [String] = []) {
+    let all = names + groups.map(EngineCore.innerQueueName(of:))
+    subjectWidth = min(max(all.map(\.count).max() ?? 0, 7), 28)
   }
 
   public var header: String {
@@ -27,11 +29,5 @@ public struct TextTrace: Sendable {
   }
 }
 
-/// Seconds with exactly three decimals ("12.500"), computed in integers so output never varies.
-public func fixed3(_ seconds: Double) -> String {
-  let millis = Int64((seconds * 1000).rounded())
-  let sign = millis < 0 ? "-" : ""
-  let m = abs(millis)
-  let frac = String(m % 1000)
-  return sign + String(m / 1000) + "." + String(repeating: "0", count: 3 - frac.count) + frac
-}
+/// Seconds with exactly three decimals ("12.500").
+public func fixed3(_ seconds: Double) -> String { secondsText(seconds, decimals: 3) }

@@ -1,5 +1,5 @@
 import CNCursesW
-import OpsBoard
+import OpsCells
 
 #if canImport(Glibc)
   import Glibc

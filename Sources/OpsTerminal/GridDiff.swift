@@ -1,4 +1,4 @@
-import OpsBoard
+import OpsCells
 
 /// Which cells to write to turn the screen from one frame into the next. Pure and terminal-free.
 public enum GridDiff {

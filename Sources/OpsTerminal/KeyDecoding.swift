@@ -1,5 +1,5 @@
 import CNCursesW
-import OpsBoard
+import OpsCells
 
 /// What `wget_wch` returned: a character (OK) or a function-key code (KEY_CODE_YES).
 public enum RawKey: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import CNCursesW
-import OpsBoard
+import OpsCells
 
 /// What the terminal can do with colour, read once after `start_color`.
 public struct ColorSupport: Sendable, Equatable {

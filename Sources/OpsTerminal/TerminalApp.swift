@@ -1,5 +1,5 @@
 import CNCursesW
-import OpsBoard
+import OpsCells
 
 #if canImport(Glibc)
   import Glibc
@@ -84,14 +84,5 @@ public enum TerminalApp {
   private static func seconds(_ duration: Duration) -> Double {
     let (whole, fraction) = duration.components
     return Double(whole) + Double(fraction) * 1e-18
-  }
-}
-
-/// TERM values that cannot work, decided without terminfo.
-public enum TermPolicy {
-  /// The error for an unset/empty or "dumb" TERM; nil when terminfo has to decide.
-  public static func problem(term: String) -> TerminalError? {
-    if term.isEmpty || term == "dumb" { return .dumbTerminal(term) }
-    return nil
   }
 }

@@ -11,8 +11,7 @@ struct Play: ParsableCommand {
     discussion:
       "Press ? on the board for every key. Needs a real terminal; see `opsview trace` otherwise.")
 
-  @Argument(help: "A built-in scenario name (see `opsview list`) or a path to a scenario file.")
-  var scenario: String = Catalog.defaultName
+  @OptionGroup var source: ScenarioOptions
 
   @Option(help: "Playback speed: virtual seconds per real second (default: the scenario's own).")
   var speed: Double?
@@ -35,17 +34,18 @@ struct Play: ParsableCommand {
   }
 
   func run() throws {
-    let s = try resolveScenario(scenario)
+    let s = try source.resolve()
     do {
       try TerminalApp.preflight()
     } catch {
       printError("\(error)")
       throw Exit.usage
     }
+    // r reads the scenario again, so an edited file is played as it is now.
+    let path = source.scenario
     let board = BoardSession(
-      title: s.title, notes: s.notes, speed: speed ?? s.speed, paused: paused,
-      workSettings: s.workSettings,
-      makeRuntime: { s.makeRuntime() })
+      s.board, speed: speed ?? s.speed, paused: paused,
+      reload: { try Catalog.resolve(path).board })
     let outcome = MainActor.assumeIsolated {
       Result { () throws(TerminalError) in
         try TerminalApp.run(board, options: TerminalOptions(mouse: !noMouse, ascii: ascii))

@@ -1,5 +1,15 @@
 import ArgumentParser
+import OpsBoard
 import OpsScenarios
+
+/// The scenario argument `play` and `trace` share: a built-in name or a file.
+struct ScenarioOptions: ParsableArguments {
+  @Argument(help: "A built-in scenario name (see `opsview list`) or a path to a scenario file.")
+  var scenario: String = Catalog.defaultName
+
+  /// The scenario, or exit 1 with every problem printed.
+  func resolve() throws -> Scenario { try resolveScenario(scenario) }
+}
 
 /// Resolves NAME (a built-in) or PATH (a file) into a scenario, or exits 1 with every problem printed.
 func resolveScenario(_ nameOrPath: String) throws -> Scenario {
@@ -11,5 +21,13 @@ func resolveScenario(_ nameOrPath: String) throws -> Scenario {
   } catch {
     printError("opsview: \(error)")
     throw Exit.scenarioError
+  }
+}
+
+extension Scenario {
+  /// What the board shows of it.
+  var board: BoardScenario {
+    BoardScenario(
+      title: title, notes: notes, workSettings: workSettings, makeRuntime: { self.makeRuntime() })
   }
 }

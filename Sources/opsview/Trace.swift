@@ -14,8 +14,7 @@ struct Trace: ParsableCommand {
     case text, jsonl
   }
 
-  @Argument(help: "A built-in scenario name (see `opsview list`) or a path to a scenario file.")
-  var scenario: String = Catalog.defaultName
+  @OptionGroup var source: ScenarioOptions
 
   @Option(
     help: "Output format: text (aligned, human-readable) or jsonl (one JSON object per line).")
@@ -35,7 +34,7 @@ struct Trace: ParsableCommand {
   }
 
   func run() throws {
-    let s = try resolveScenario(scenario)
+    let s = try source.resolve()
     let runtime = s.makeRuntime()
     let out = BufferedOutput()
     var annotator: AnnotatorBox?
@@ -44,7 +43,8 @@ struct Trace: ParsableCommand {
       runtime.subscribe { out.write($0.jsonLine) }
     case .text:
       let names = s.queues.map(\.name) + s.operations.map(\.spec.name)
-      let text = TextTrace(names: names)
+      let groups = s.operations.filter { $0.spec.kind == .group }.map(\.spec.name)
+      let text = TextTrace(names: names, groups: groups)
       out.write("# \(s.id): \(s.title)")
       out.write(text.header)
       let box = AnnotatorBox(TraceAnnotator(text: text, explain: explain))

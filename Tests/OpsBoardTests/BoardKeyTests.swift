@@ -3,10 +3,6 @@ import Testing
 
 @testable import OpsBoard
 
-private func press(_ s: BoardSession, _ keys: KeyInput...) {
-  for k in keys { #expect(s.handle(k)) }
-}
-
 private func chars(_ text: String) -> [KeyInput] { text.map { KeyInput.character($0) } }
 
 /// The rendered operations table's visible operation names (rows that start with a name).
@@ -128,8 +124,16 @@ struct BoardKeyTests {
     let s = photoSession()
     s.select(queue: "images")
     press(s, .character("C"))
+    #expect(s.isConfirming && s.model.queue(named: "images")!.cancelled == 0)
+    #expect(
+      screenLines(s).dropLast().last!.contains(
+        "cancel every unfinished operation of images (7)? y/n"))
+    press(s, .escape)
+    #expect(s.model.queue(named: "images")!.cancelled == 0)
+    #expect(s.status?.text == "not confirmed: nothing changed")
+    press(s, .character("C"), .character("y"))
     #expect(s.model.queue(named: "images")!.cancelled == 7)
-    press(s, .character("C"))
+    press(s, .character("C"), .character("y"))
     #expect(s.status?.kind == .rejected)
   }
 
@@ -211,6 +215,12 @@ struct BoardKeyTests {
     s.advance(by: 6)
     press(s, .character("s"))
     press(s, .character("r"))
+    // Restarting is destructive: it asks first, and anything but y leaves the run alone.
+    #expect(s.isConfirming)
+    #expect(screenLines(s).dropLast().last!.contains("restart Photo app from the beginning? y/n"))
+    press(s, .character("n"))
+    #expect(s.model.now == 6 && !s.isConfirming)
+    press(s, .character("r"), .character("y"))
     #expect(s.model.now == 0)
     #expect(s.model.lastSeq == s.runtime.eventCount)
     #expect(!s.model.queue(named: "network")!.suspended)
@@ -304,7 +314,10 @@ struct BoardKeyTests {
     #expect(s.view == .board)
     press(s, .character("l"))
     #expect(s.view == .log)
+    // In the log n is the next search match; from the board it opens the notes.
     press(s, .character("n"))
+    #expect(s.view == .log)
+    press(s, .escape, .character("n"))
     #expect(s.view == .notes)
     press(s, .escape)
     #expect(s.view == .board)
@@ -325,7 +338,9 @@ struct BoardKeyTests {
     press(s, .ctrl("l"))
     press(s, .resize)
     #expect(!s.handle(.character("q")))
-    press(s, .character("?"))
+    // With help open, q closes it; the next q quits.
+    press(s, .character("?"), .character("q"))
+    #expect(!s.helpVisible)
     #expect(!s.handle(.character("q")))
   }
 }

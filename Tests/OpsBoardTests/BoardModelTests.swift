@@ -229,46 +229,39 @@ struct BoardModelTests {
     #expect(model.newestLog(0).isEmpty)
   }
 
-  @Test func aCopyTakenMidwayIsThatMomentExactly() {
-    let rt = photoRuntime()
+  @Test func aCopyTakenMidwayIsThatMomentExactlyAndCheckpointsThinOut() throws {
+    // A chain of 600 operations: a few thousand events, so several checkpoints.
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 4))
+    let specs = (0..<600).map {
+      OperationSpec(
+        name: "op\($0)", dependencies: $0 > 0 ? ["op\($0 - 1)"] : [],
+        work: WorkScript(duration: 0.1))
+    }
+    try rt.addOperations(specs)
+    for s in specs { try rt.enqueue(s.name, on: "q") }
     rt.run()
     var live = BoardModel()
-    var history = BoardHistory(interval: 16, perOperation: 0)
+    var history = BoardHistory()
     var log: [LogEntry] = []
     var snapshots: [Int: BoardModel] = [:]
     for e in rt.events {
       log.append(live.apply(e))
       history.record(live)
-      if e.seq % 37 == 0 { snapshots[e.seq] = live }
+      if e.seq % 97 == 0 { snapshots[e.seq] = live }
     }
-    #expect(history.checkpoints.count == rt.events.count / 16 + 1)
-    #expect(
-      history.checkpoints.map(\.lastSeq) == Array(stride(from: 0, through: rt.events.count, by: 16))
-    )
+    let c = history.checkpoints
+    #expect(c.count > 2 && c.first!.lastSeq == 0)
+    // Each checkpoint is at least the minimum spacing and one event per operation after the last.
+    for (a, b) in zip(c.dropFirst(), c.dropFirst(2)) {
+      #expect(b.lastSeq - a.lastSeq >= max(BoardHistory.minimumSpacing, a.operations.count))
+    }
     for (seq, snapshot) in snapshots {
-      var fresh = BoardModel()
-      for e in rt.events.prefix(seq) { fresh.apply(e) }
-      #expect(fresh == snapshot)
       #expect(history.model(afterEvents: seq, log: log) == snapshot)
     }
-  }
-
-  @Test func checkpointsThinOutAsTheModelGrows() throws {
-    var history = BoardHistory(interval: 10, perOperation: 4)
-    var model = BoardModel()
-    let rt = photoRuntime()
-    rt.run()
-    for e in rt.events {
-      model.apply(e)
-      history.record(model)
-    }
-    // Each checkpoint is at least 4 events per operation (and 10 events) after the one before.
-    let c = history.checkpoints
-    #expect(c.count > 2)
-    for (a, b) in zip(c.dropFirst(), c.dropFirst(2)) {
-      #expect(b.lastSeq - a.lastSeq >= max(10, 4 * a.operations.count))
-    }
-    #expect(c.last!.operations.count == 14)
+    var fresh = BoardModel()
+    for e in rt.events.prefix(1000) { fresh.apply(e) }
+    #expect(history.model(afterEvents: 1000, log: log) == fresh)
   }
 
   @Test func tenThousandOperationsFoldWithConsistentCounts() throws {

@@ -73,9 +73,9 @@ struct BoardPerformanceTests {
     _ = s.render(width: 120, height: 40, ascii: false)
     #expect(s.lastStats.graphNodesDrawn <= 37 * 14)
     // The layout is computed once for the structure, not per frame.
-    let layout = s.ui.graph!
+    let layout = s.graphLayout!
     _ = s.render(width: 120, height: 40, ascii: false)
-    #expect(s.ui.graph!.structureVersion == layout.structureVersion)
+    #expect(s.graphLayout!.structureVersion == layout.structureVersion)
     #expect(layout.layers.count == 14)
   }
 

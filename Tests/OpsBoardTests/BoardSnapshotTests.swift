@@ -4,8 +4,8 @@ import Testing
 
 @testable import OpsBoard
 
-/// Golden text of whole screens. Record new ones with `SNAPSHOT_TESTING_RECORD=missing` (the default
-/// records what is missing and fails once); every recorded file was read by a person.
+/// Golden whole screens, text and styles. Record new ones with `SNAPSHOT_TESTING_RECORD=missing` (the
+/// default records what is missing and fails once); every recorded file was read by a person.
 private func assertScreen(
   _ s: BoardSession, _ width: Int, _ height: Int, ascii: Bool = false, named name: String,
   fileID: StaticString = #fileID, file: StaticString = #filePath, testName: String = #function,
@@ -13,7 +13,7 @@ private func assertScreen(
 ) {
   let grid = s.render(width: width, height: height, ascii: ascii)
   assertSnapshot(
-    of: grid.text, as: .lines, named: name, fileID: fileID, file: file, testName: testName,
+    of: grid, as: .styled, named: name, fileID: fileID, file: file, testName: testName,
     line: line,
     column: column)
 }
@@ -84,7 +84,7 @@ struct BoardSnapshotTests {
     s.advance(by: 2)
     _ = s.handle(.character("g"))
     assertScreen(s, 80, 24, named: "80x24")
-    let dag = s.ui.graph!
+    let dag = s.graphLayout!
     // save waits for start, load for save, report for load; load → save closes the cycle.
     #expect(dag.layers.map { $0.compactMap { dag.nodes[$0].op } } == [[0], [1], [2], [3]])
     #expect(dag.cycleEdges == 1)
@@ -162,5 +162,10 @@ struct BoardStyleTests {
     #expect(grid[x, row].foreground == .blue && grid[x, row].attributes.contains(.bold))
     // The header is reversed, so it reads on a monochrome terminal too.
     #expect(grid[0, 0].attributes.contains(.reverse))
+    // Golden screens record styles: the same text without the highlight is a different screen.
+    var lost = grid
+    for x in 0..<80 { lost[x, row].attributes.remove(.reverse) }
+    #expect(lost.text == grid.text)
+    #expect(lost.styledDump != grid.styledDump)
   }
 }

@@ -21,7 +21,7 @@ struct BuiltInScenarioSnapshotTests {
     session.advance(by: moment)
     for (width, height) in [(80, 24), (120, 40), (200, 60)] {
       let grid = session.render(width: width, height: height, ascii: false)
-      assertSnapshot(of: grid.text, as: .lines, named: "\(name)-\(width)x\(height)")
+      assertSnapshot(of: grid, as: .styled, named: "\(name)-\(width)x\(height)")
     }
   }
 }

@@ -1,26 +1,21 @@
 /// Copies of the model taken as events are folded, so the board at any earlier moment is rebuilt by
 /// folding a bounded number of events onto the nearest copy (time travel). The model is a value type
 /// whose arrays share storage until written, so each checkpoint costs about one model's size; spacing
-/// them at least `perOperation` events per operation keeps all of them together proportional to the
-/// number of events, like the log.
-public struct BoardHistory: Sendable {
-  public let interval: Int
-  public let perOperation: Int
-  /// Models in increasing `lastSeq`, starting with the empty model.
-  public private(set) var checkpoints: [BoardModel] = [BoardModel()]
-  private var next: Int
+/// them at least one event per operation apart (and never closer than `minimumSpacing`) keeps all of
+/// them together proportional to the number of events, like the log.
+struct BoardHistory: Sendable {
+  /// Events between checkpoints at least: a seek folds at most this many (or one per operation).
+  static let minimumSpacing = 1024
 
-  public init(interval: Int = 1024, perOperation: Int = 4) {
-    self.interval = max(1, interval)
-    self.perOperation = max(0, perOperation)
-    next = self.interval
-  }
+  /// Models in increasing `lastSeq`, starting with the empty model.
+  private(set) var checkpoints: [BoardModel] = [BoardModel()]
+  private var next = minimumSpacing
 
   /// Call after each event is folded.
-  public mutating func record(_ model: BoardModel) {
+  mutating func record(_ model: BoardModel) {
     guard model.lastSeq >= next else { return }
     checkpoints.append(model)
-    next = model.lastSeq + max(interval, perOperation * model.operations.count)
+    next = model.lastSeq + max(Self.minimumSpacing, model.operations.count)
   }
 
   private func checkpointIndex(atOrBefore n: Int) -> Int {
@@ -34,7 +29,7 @@ public struct BoardHistory: Sendable {
   }
 
   /// The model after the first `count` events of `log` (the entries of the same fold, in order).
-  public func model(afterEvents count: Int, log: [LogEntry]) -> BoardModel {
+  func model(afterEvents count: Int, log: [LogEntry]) -> BoardModel {
     let n = min(max(0, count), log.count)
     var model = checkpoints[checkpointIndex(atOrBefore: n)]
     for entry in log[model.lastSeq..<n] { model.apply(entry.event) }

@@ -36,23 +36,3 @@ public struct LogEntry: Sendable, Equatable {
     return clockText(time) + "  " + (subject.isEmpty ? "" : subject + "  ") + message
   }
 }
-
-/// Virtual seconds with two decimals ("3.40"), computed in integers so output never varies.
-public func clockText(_ seconds: Double) -> String {
-  let centis = Int64((seconds * 100).rounded())
-  let sign = centis < 0 ? "-" : ""
-  let c = abs(centis)
-  let frac = c % 100
-  return sign + String(c / 100) + "." + (frac < 10 ? "0" : "") + String(frac)
-}
-
-/// A short duration for narrow columns: `0.25s`, `12.5s`, `340s`, `58m`.
-public func durationText(_ seconds: Double) -> String {
-  let s = max(0, seconds)
-  if s < 9.995 { return clockText(s) + "s" }
-  let tenths = Int64((s * 10).rounded())
-  if tenths < 1000 { return String(tenths / 10) + "." + String(tenths % 10) + "s" }
-  let whole = Int64(s.rounded())
-  if whole < 10_000 { return String(whole) + "s" }
-  return String(whole / 60) + "m"
-}

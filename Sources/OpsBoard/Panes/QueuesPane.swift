@@ -1,27 +1,13 @@
 import OpsEngine
 
 extension BoardRenderer {
-  mutating func drawBoard(_ layout: BoardLayout, _ ui: inout BoardUIState) {
-    if let q = layout.queues { drawQueues(q, &ui) }
-    drawOperations(layout.operations, &ui)
-    drawExplanation(layout.explanation, ui)
-    if let l = layout.log { drawLog(l) }
-    if let side = layout.side {
-      for y in side.y..<side.maxY { canvas.set("│", x: side.x - 1, y: y, style: .rule) }
-      drawSide(side, ui)
-    }
-  }
-
   /// One row per queue: name, running/suspended, executing/limit, counts per state, a bar of them.
-  mutating func drawQueues(_ r: Rect, _ ui: inout BoardUIState) {
+  mutating func drawQueues(_ r: Rect, _ shared: SharedState, scroll: inout Int) {
     canvas.titleRule("Queues", in: r, right: "\(model.queues.count)")
     let rows = r.rows(from: 1, count: r.height - 1)
     guard !rows.isEmpty else { return }
-    if ui.selectedQueue < ui.queuesScroll { ui.queuesScroll = ui.selectedQueue }
-    if ui.selectedQueue >= ui.queuesScroll + rows.height {
-      ui.queuesScroll = ui.selectedQueue - rows.height + 1
-    }
-    ui.queuesScroll = max(0, min(ui.queuesScroll, model.queues.count - rows.height))
+    scroll = ScrollWindow.top(
+      scroll, keeping: shared.selectedQueue, visible: rows.height, count: model.queues.count)
     if model.queues.isEmpty {
       canvas.put(" no queues yet", x: rows.x, y: rows.y, style: .dim)
       return
@@ -29,12 +15,12 @@ extension BoardRenderer {
     let nameWidth = min(max(model.longestQueueName, 5), 18)
     let barWidth = rows.width >= 100 ? 30 : rows.width >= 70 ? 16 : 8
     for line in 0..<rows.height {
-      let index = ui.queuesScroll + line
+      let index = scroll + line
       guard index < model.queues.count else { break }
       stats.queueRowsDrawn += 1
       let q = model.queues[index]
       let y = rows.y + line
-      let selected = index == ui.selectedQueue
+      let selected = index == shared.selectedQueue
       var x = rows.x
       canvas.put(selected ? "›" : " ", x: x, y: y, style: .bold)
       x += 1
@@ -46,24 +32,30 @@ extension BoardRenderer {
         canvas.put("▶ running", x: x, y: y, style: Style(fg: .green))
       }
       x += 12
-      let limit = "\(q.executing)/\(Vocabulary.limit(q.maxConcurrent))"
+      let limit = "\(q.executing)/\(q.limitText)"
       let atLimit = q.maxConcurrent.map { q.executing >= $0 } ?? false
       canvas.putRight(limit, maxX: x + 6, y: y, style: atLimit ? .bold : .plain)
       x += 8
       let countsEnd = rows.maxX - barWidth - 2
-      for state in OperationState.allCases where q.counts[state] > 0 {
-        let text = "\(StateLook.glyph(state, ascii: ascii))\(q.counts[state])"
+      // Cancelled ones that finished are counted once, as ✕, not also as ✓: the numbers add up
+      // to the queue's operations.
+      let cancelledDone = cancelledAndFinished(q)
+      var counts = q.counts
+      counts[.finished] -= cancelledDone
+      for state in OperationState.allCases where counts[state] > 0 {
+        let text = "\(StateLook.glyph(state, ascii: ascii))\(counts[state])"
         guard x + text.count <= countsEnd else { break }
         x += canvas.put(text, x: x, y: y, style: StateLook.style(state)) + 1
       }
-      if q.cancelled > 0 {
-        let text = "\(StateLook.cancelledGlyph(ascii: ascii))\(q.cancelled)"
+      if cancelledDone > 0 {
+        let text = "\(StateLook.cancelledGlyph(ascii: ascii))\(cancelledDone)"
         if x + text.count <= countsEnd {
           canvas.put(text, x: x, y: y, style: StateLook.cancelled)
         }
       }
       if countsEnd > rows.x + 30 {
-        drawStateBar(q.counts, x: rows.maxX - barWidth - 1, y: y, width: barWidth)
+        drawStateBar(
+          counts, cancelled: cancelledDone, x: rows.maxX - barWidth - 1, y: y, width: barWidth)
       }
       if selected {
         canvas.highlight(Rect(x: rows.x, y: y, width: rows.width, height: 1), .reverse)
@@ -71,22 +63,35 @@ extension BoardRenderer {
     }
   }
 
+  /// Operations of the queue that finished cancelled. Only unfinished members are looked at, and
+  /// only when the queue has cancelled operations at all.
+  func cancelledAndFinished(_ q: QueueInfo) -> Int {
+    guard q.cancelled > 0 else { return 0 }
+    return q.cancelled - model.projection.members(of: q.name).filter(\.cancelled).count
+  }
+
   /// A compact bar: one cell per share of operations, each drawn with its state's glyph and colour,
-  /// finished on the left, waiting on the right. Empty cells are dim dots.
-  mutating func drawStateBar(_ counts: StateCounts, x: Int, y: Int, width: Int) {
-    let total = counts.total
+  /// finished on the left (cancelled ones as ✕), waiting on the right. Empty cells are dim dots.
+  mutating func drawStateBar(
+    _ counts: StateCounts, cancelled: Int = 0, x: Int, y: Int, width: Int
+  ) {
     let order: [OperationState] = [
       .finished, .finishing, .executing, .ready, .evaluatingConditions, .pending, .initialized,
     ]
-    var cells: [OperationState] = []
+    // Each slice: how many, and the glyph and style of its cells; cancelled ones after finished.
+    var slices = order.map {
+      (count: counts[$0], glyph: StateLook.glyph($0, ascii: ascii), style: StateLook.style($0))
+    }
+    slices.insert(
+      (cancelled, StateLook.cancelledGlyph(ascii: ascii), StateLook.cancelled), at: 1)
+    slices.removeAll { $0.count == 0 }
+    let total = slices.reduce(0) { $0 + $1.count }
+    var cells: [(Character, Style)] = []
     if total > 0 {
-      // Largest remainder, so the cells add up to the width and no non-zero state vanishes when
+      // Largest remainder, so the cells add up to the width and no non-empty slice vanishes when
       // there is room for it.
-      let present = order.filter { counts[$0] > 0 }
-      var shares = present.map {
-        (state: $0, cells: counts[$0] * width / total, rest: counts[$0] * width % total)
-      }
-      for i in shares.indices where shares[i].cells == 0 && present.count <= width {
+      var shares = slices.map { (cells: $0.count * width / total, rest: $0.count * width % total) }
+      for i in shares.indices where shares[i].cells == 0 && slices.count <= width {
         shares[i].cells = 1
       }
       var used = shares.reduce(0) { $0 + $1.cells }
@@ -98,38 +103,16 @@ extension BoardRenderer {
         shares[i].cells -= 1
         used -= 1
       }
-      for s in shares { cells += Array(repeating: s.state, count: s.cells) }
+      for (slice, share) in zip(slices, shares) {
+        cells += Array(repeating: (slice.glyph, slice.style), count: share.cells)
+      }
     }
     for i in 0..<width {
       if i < cells.count {
-        canvas.set(
-          StateLook.glyph(cells[i], ascii: ascii), x: x + i, y: y, style: StateLook.style(cells[i]))
+        canvas.set(cells[i].0, x: x + i, y: y, style: cells[i].1)
       } else {
         canvas.set("·", x: x + i, y: y, style: .dim)
       }
-    }
-  }
-
-  /// `why: rateApp: waiting for the Alert exclusivity lock held by banner`, from the engine replica.
-  mutating func drawExplanation(_ r: Rect, _ ui: BoardUIState) {
-    guard let op = selectedRow(ui) else { return }
-    let text = Self.explanation(of: op, in: model)
-    var x = r.x + 1
-    x += canvas.put("why ", x: x, y: r.y, style: .title)
-    x += canvas.put(op.name + ": ", x: x, y: r.y, width: r.maxX - x, style: .bold)
-    canvas.put(text, x: x, y: r.y, width: r.maxX - x, style: .plain)
-  }
-
-  /// The replica's one-line explanation, or what the operation is doing when nothing holds it.
-  static func explanation(of op: OperationInfo, in model: BoardModel) -> String {
-    if let why = model.whyWaiting(op.name) { return why }
-    switch op.state {
-    case .executing: return "executing: nothing holds it"
-    case .finishing: return "finishing: its observers are being told"
-    case .finished:
-      return op.cancelled
-        ? "finished (cancelled)" : op.errors.isEmpty ? "finished" : "finished with errors"
-    default: return op.state.rawValue
     }
   }
 }

@@ -3,8 +3,8 @@ import OpsEngine
 extension BoardRenderer {
   /// The selected operation at a glance: who it waits for and who waits for it, where it is in the
   /// lifecycle, its flags, conditions and errors.
-  mutating func drawSide(_ r: Rect, _ ui: BoardUIState) {
-    guard let op = selectedRow(ui) else {
+  mutating func drawSide(_ r: Rect, _ shared: SharedState) {
+    guard let op = shared.selectedRow(in: model) else {
       canvas.titleRule("Selected operation", in: r.rows(from: 0, count: 1))
       canvas.put(" none: the list is empty", x: r.x, y: r.y + 1, width: r.width, style: .dim)
       return
@@ -12,9 +12,11 @@ extension BoardRenderer {
     var y = r.y
     canvas.titleRule(op.name, in: r.rows(from: 0, count: 1))
     y += 1
-    canvas.put(
-      " \(op.queue) · \(op.kind.rawValue) · \(op.priority.rawValue) · qos \(Vocabulary.qos(op.qos))",
-      x: r.x, y: y, width: r.width, style: .dim)
+    var facts =
+      " \(op.queue) · \(op.kind.rawValue) · \(op.priority.rawValue) · qos \(BoardText.qos(op.qos))"
+    if let g = op.parent { facts += " · child of \(g)" }
+    if let p = op.producedBy { facts += " · made by \(p)" }
+    canvas.put(facts, x: r.x, y: y, width: r.width, style: .dim)
     y += 1
     var x = r.x + 1
     let look = StateLook.style(op.state)
@@ -37,7 +39,7 @@ extension BoardRenderer {
       wanted, 8, max(1, bottom - y - 1 - (roomForMachine ? StateMachineDiagram.height + 2 : 3)))
     canvas.titleRule(
       "Dependencies", in: Rect(x: r.x, y: y, width: r.width, height: 1),
-      right: "\(op.dependencies.count) in · \(op.dependents.count) out")
+      right: ascii ? "<-- points at what is waited for" : "◄ points at what is waited for")
     y += 1
     drawDependencyGraph(op, in: Rect(x: r.x, y: y, width: r.width, height: depRows))
     y += depRows
@@ -86,7 +88,7 @@ extension BoardRenderer {
     guard r.height > 0, r.width > 20 else { return }
     if op.dependencies.isEmpty && op.dependents.isEmpty {
       canvas.put(
-        " none: it waits for nothing and nothing waits for it", x: r.x, y: r.y, width: r.width,
+        " none, either way", x: r.x, y: r.y, width: r.width,
         style: .dim)
       return
     }
@@ -130,6 +132,7 @@ extension BoardRenderer {
       let end = leftX + label(name, x: leftX, y: y, width: sideWidth, canvas: &canvas)
       let color = model.operation(named: name).map { StateLook.style($0.state) } ?? .dim
       edges.horizontal(y: y, from: end + 1, to: join1, style: Style(fg: color.fg))
+      edges.arrow(x: end + 1, y: y, pointing: false, style: Style(fg: color.fg))
       edges.vertical(x: join1, from: y, to: centerY, style: Style(fg: color.fg))
     }
     if left.more > 0 {
@@ -138,7 +141,6 @@ extension BoardRenderer {
     }
     if !left.shown.isEmpty {
       edges.horizontal(y: centerY, from: join1, to: centerX - 2, style: Style(fg: .gray))
-      edges.arrow(x: centerX - 2, y: centerY, pointing: true, style: Style(fg: .gray))
     }
     canvas.set(
       StateLook.glyph(op.state, ascii: ascii), x: centerX, y: centerY, style: opStyle.with(.bold))
@@ -147,11 +149,11 @@ extension BoardRenderer {
     if !right.shown.isEmpty {
       let style = Style(fg: opStyle.fg)
       edges.horizontal(y: centerY, from: centerEnd + 1, to: join2, style: style)
+      edges.arrow(x: centerEnd + 1, y: centerY, pointing: false, style: style)
       for (i, name) in right.shown.enumerated() {
         let y = r.y + i
         edges.vertical(x: join2, from: centerY, to: y, style: style)
         edges.horizontal(y: y, from: join2, to: rightX - 2, style: style)
-        edges.arrow(x: rightX - 2, y: y, pointing: true, style: style)
         _ = label(name, x: rightX, y: y, width: r.maxX - rightX, canvas: &canvas)
       }
       if right.more > 0 {

@@ -14,18 +14,25 @@ enum StateMachineDiagram {
     .finished: 12,
   ]
 
+  /// The transitions an operation made, in order: the path drawn heavy.
+  static func taken(_ op: OperationInfo?) -> Set<[OperationState]> {
+    let states = op?.history.map(\.state) ?? []
+    return Set(zip(states, states.dropFirst()).map { [$0, $1] })
+  }
+
+  /// The path taken is drawn heavy and bold in the colour of the state it led to (`━┃` in Unicode,
+  /// `=#` in ASCII); edges not taken are thin and dim; states visited are in their colour, the others
+  /// dim; the current state is reversed. So the path reads in colour, in monochrome and in ASCII.
   static func draw(_ op: OperationInfo?, in r: Rect, canvas: inout Canvas) {
     let trunk = r.x + 1
     let branch = r.x + 25
     let last = op?.lastTransition
     let visited = Set(op?.history.map(\.state) ?? [])
+    let path = taken(op)
     var edges = EdgeGrid()
-    func isLast(_ from: OperationState, _ to: OperationState) -> Bool {
-      last?.from == from && last?.to == to
-    }
     func edgeStyle(_ from: OperationState, _ to: OperationState) -> (Style, Bool) {
-      if isLast(from, to) { return (StateLook.style(to).with(.bold), true) }
-      return (visited.contains(from) && visited.contains(to) ? Style(fg: .gray) : .dim, false)
+      guard path.contains([from, to]) else { return (.dim, false) }
+      return (StateLook.style(to).with(.bold), true)
     }
     // The trunk: each state to the next.
     let chain: [OperationState] = OperationState.allCases
@@ -121,7 +128,8 @@ enum StateMachineDiagram {
       var style = c.style
       if c.heavy { style.attrs.insert(.bold) }
       canvas.set(
-        EdgeGrid.glyph(c.sides, heavy: c.heavy, ascii: canvas.ascii), x: p.x, y: p.y, style: style)
+        EdgeGrid.glyph(c.sides, heavy: c.heavy, dashed: c.dashed, ascii: canvas.ascii), x: p.x,
+        y: p.y, style: style)
     }
     for (p, a) in edges.arrows where r.contains(x: p.x, y: p.y) {
       canvas.set(a.glyph, x: p.x, y: p.y, style: a.style)

@@ -41,57 +41,23 @@ struct BoardRenderer {
   var width: Int { canvas.width }
   var height: Int { canvas.height }
 
-  /// Draws the frame. Scroll positions in `ui` are adjusted to keep the selection visible.
+  /// Draws the frame. Views adjust their scroll positions in `ui` to keep the selection visible.
   mutating func render(_ ui: inout BoardUIState) -> CellGrid {
     guard BoardLayout.fits(width: width, height: height) else {
       drawTooSmall()
       return canvas.grid
     }
-    ui.operations.update(model)
-    stats.filterScanned = ui.operations.lastScanned
-    clampSelection(&ui)
-    let layout = BoardLayout(width: width, height: height, queueCount: model.queues.count)
-    drawHeader(layout.header)
+    ui.shared.clampSelection(model)
+    stats.filterScanned = ui.shared.operations.lastScanned
+    drawHeader(Rect(x: 0, y: 0, width: width, height: 1))
     let body = Rect(x: 0, y: 1, width: width, height: height - 3)
-    switch ui.view {
-    case .board:
-      drawBoard(layout, &ui)
-    case .detail:
-      drawDetail(body, &ui)
-    case .graph:
-      drawGraph(body, &ui)
-    case .log:
-      drawFullLog(body, &ui)
-    case .notes:
-      drawNotes(body, &ui)
-    case .timeline:
-      drawTimeline(body, &ui)
-    case .warnings:
-      drawWarnings(body, &ui)
-    }
-    drawStatus(layout.status, ui)
-    drawFooter(layout.footer, ui)
-    if ui.helpVisible { drawHelp(&ui) }
+    var view = ui.component(ui.view)
+    view.draw(body, &self, &ui.shared)
+    ui.views[ui.view] = view
+    drawStatus(Rect(x: 0, y: height - 2, width: width, height: 1), ui)
+    drawFooter(Rect(x: 0, y: height - 1, width: width, height: 1), ui)
+    if ui.helpVisible { drawHelp(&ui.help, view: ui.view) }
     return canvas.grid
-  }
-
-  // MARK: - Selection
-
-  /// Keeps the selected operation and queue inside what exists (and the filter shows).
-  func clampSelection(_ ui: inout BoardUIState) {
-    ui.selectedQueue = min(max(0, ui.selectedQueue), max(0, model.queues.count - 1))
-    let count = ui.operations.count(model)
-    guard count > 0 else { return }
-    let (position, exact) = ui.operations.position(of: ui.selectedOperation)
-    if !exact { ui.selectedOperation = ui.operations.modelIndex(at: min(position, count - 1)) }
-  }
-
-  /// The selected operation, if the list shows any.
-  func selectedRow(_ ui: BoardUIState) -> OperationInfo? {
-    guard ui.operations.count(model) > 0, ui.selectedOperation < model.operations.count else {
-      return nil
-    }
-    return model.operations[ui.selectedOperation]
   }
 
   // MARK: - Too small
@@ -136,11 +102,11 @@ struct BoardRenderer {
     } else {
       playback = "▶ playing"
     }
-    let helpKey = keyMap.binding(for: .help)?.keys.first?.label(ascii: ascii) ?? "?"
+    let helpKey = keyMap.keyLabel(.help, ascii: ascii) ?? "?"
     let warningCount = model.warnings.count
     let warnings = warningCount > 0 ? "\(ascii ? "!" : "⚠") \(warningCount)   " : ""
     let right =
-      "\(warnings)t \(clockText(model.now))s   \(Vocabulary.speed(info.speed))   \(playback)   \(helpKey) help "
+      "\(warnings)t \(clockText(model.now))s   \(BoardText.speed(info.speed))   \(playback)   \(helpKey) help "
     let rightWidth = ascii ? Canvas.transliterate(right).count : right.count
     let titleRoom = r.maxX - rightWidth - 2 - x
     if titleRoom > 3 { canvas.put(info.title, x: x, y: r.y, width: titleRoom, style: bar) }
@@ -148,6 +114,12 @@ struct BoardRenderer {
   }
 
   mutating func drawStatus(_ r: Rect, _ ui: BoardUIState) {
+    if let c = ui.confirmation {
+      canvas.put(
+        " " + c.question + " y/n", x: r.x, y: r.y, width: r.width,
+        style: Style(fg: .yellow, attrs: .bold))
+      return
+    }
     if let s = ui.status {
       let style: Style =
         switch s.kind {
@@ -182,16 +154,38 @@ struct BoardRenderer {
   }
 
   mutating func drawFooter(_ r: Rect, _ ui: BoardUIState) {
-    if ui.filterEditing {
-      let text = " / " + ui.operations.query
+    if let input = ui.input {
+      let text = " / " + input.text
       let n = canvas.put(text, x: r.x, y: r.y, width: r.width, style: .bold)
       canvas.set("▏", x: r.x + n, y: r.y, style: .bold)
-      canvas.putRight(
-        "Enter keeps the filter · Esc clears it ", maxX: r.maxX, y: r.y, style: .dim)
+      let what = input.purpose == .filter ? "the filter" : "the search"
+      canvas.putRight("Enter keeps \(what) · Esc clears it ", maxX: r.maxX, y: r.y, style: .dim)
       return
     }
-    var items = keyMap.footerItems(for: ui.view, ascii: ascii)
-    if info.replaying != nil { items = replayFooter() + items.filter(\.pinned) }
+    var items: [FooterItem]
+    if ui.confirmation != nil {
+      items = [
+        FooterItem(keys: "y", label: "yes", actions: [], pinned: false),
+        FooterItem(keys: "n", label: "(or any other key) no", actions: [], pinned: false),
+      ]
+    } else if ui.helpVisible {
+      let up = KeyPattern.key(.up).label(ascii: ascii)
+      let down = KeyPattern.key(.down).label(ascii: ascii)
+      items = [
+        FooterItem(
+          keys: ascii ? "\(up)/\(down)" : up + down, label: "scroll", actions: [], pinned: false),
+        FooterItem(keys: "PgUp/PgDn", label: "page", actions: [], pinned: false),
+        FooterItem(keys: "?/Esc", label: "close", actions: [.help], pinned: false),
+      ]
+    } else {
+      items = keyMap.footerItems(for: ui.view, ascii: ascii).map { item in
+        // Space says what it will do now.
+        guard item.actions == [.pauseResume], info.paused || info.finished else { return item }
+        return FooterItem(
+          keys: item.keys, label: "play", actions: item.actions, pinned: item.pinned)
+      }
+      if info.replaying != nil { items = replayFooter() + items.filter(\.pinned) }
+    }
     let pinned = items.filter(\.pinned)
     let pinnedWidth = pinned.reduce(0) { $0 + $1.text.count + 2 }
     var x = r.x + 1
@@ -213,7 +207,7 @@ struct BoardRenderer {
   /// map, so it names the keys that really do it).
   func replayFooter() -> [FooterItem] {
     func keys(_ actions: [BoardAction]) -> String {
-      actions.compactMap { keyMap.binding(for: $0)?.keys.first?.label(ascii: ascii) }.joined()
+      actions.compactMap { keyMap.keyLabel($0, ascii: ascii) }.joined()
     }
     let from = info.resumeFrom == .here ? "here" : "present"
     return [

@@ -1,20 +1,34 @@
 /// The whole dependency graph laid out left to right: each operation in the column of its dependency
 /// depth (longest chain of dependencies before it), rows ordered to put operations near what they
-/// wait for. Edges that skip columns pass through placeholder nodes so every edge joins adjacent
-/// columns. Computed once per change of structure (operations or edges added), never per frame.
+/// wait for. A group's children are placed before the group (it waits for them) and a produced
+/// operation after its producer. Edges that skip columns pass through placeholder nodes so every edge
+/// joins adjacent columns. Computed once per change of structure (operations or edges added), never
+/// per frame.
 struct DAGLayout {
+  /// Why two operations are joined; each kind is drawn its own way.
+  enum EdgeKind: Equatable {
+    /// The right one waits for the left one (a dependency).
+    case dependency
+    /// The right one is a group, waiting for the left one, its child.
+    case child
+    /// The left one produced the right one while it executed.
+    case produced
+  }
+
   struct Node {
     /// Model index of the operation, or nil for a placeholder on a long edge.
     let op: Int?
     /// The operation an edge through this node starts from (its state colours the edge).
     let source: Int
     let layer: Int
+    var kind: EdgeKind = .dependency
     var row = 0
   }
 
   struct Edge {
     let from: Int
     let to: Int
+    let kind: EdgeKind
   }
 
   let structureVersion: Int
@@ -43,12 +57,21 @@ struct DAGLayout {
     let ops = model.operations
     let n = ops.count
     var preds = [[Int]](repeating: [], count: n)
+    var kinds = [[EdgeKind]](repeating: [], count: n)
     var succs = [[Int]](repeating: [], count: n)
+    func join(_ j: Int, _ i: Int, _ kind: EdgeKind) {
+      preds[i].append(j)
+      kinds[i].append(kind)
+      succs[j].append(i)
+    }
     for (i, op) in ops.enumerated() {
       for d in op.dependencies {
         guard let j = model.index(ofOperation: d) else { continue }
-        preds[i].append(j)
-        succs[j].append(i)
+        join(j, i, .dependency)
+      }
+      if let g = op.parent.flatMap(model.index(ofOperation:)) { join(i, g, .child) }
+      if let p = op.producedBy.flatMap(model.index(ofOperation:)), op.parent == nil {
+        join(p, i, .produced)
       }
     }
     // Depth by Kahn's algorithm. When only cycles are left, the earliest added operation still waiting
@@ -88,7 +111,7 @@ struct DAGLayout {
     var incoming = [[Int]](repeating: [], count: nodes.count)
     var placeholders = 0
     for v in 0..<n {
-      for u in preds[v] {
+      for (u, kind) in zip(preds[v], kinds[v]) {
         let (du, dv) = (depth[u], depth[v])
         guard du < dv else {
           cycleEdges += 1
@@ -101,15 +124,15 @@ struct DAGLayout {
         var from = nodeOfOperation[u]
         for layer in (du + 1)..<dv {
           let id = nodes.count
-          nodes.append(Node(op: nil, source: u, layer: layer))
+          nodes.append(Node(op: nil, source: u, layer: layer, kind: kind))
           incoming.append([])
           layers[layer].append(id)
-          edges[layer - 1].append(Edge(from: from, to: id))
+          edges[layer - 1].append(Edge(from: from, to: id, kind: kind))
           incoming[id].append(from)
           from = id
           placeholders += 1
         }
-        edges[dv - 1].append(Edge(from: from, to: nodeOfOperation[v]))
+        edges[dv - 1].append(Edge(from: from, to: nodeOfOperation[v], kind: kind))
         incoming[nodeOfOperation[v]].append(from)
       }
     }

@@ -14,43 +14,57 @@ struct EdgeGrid {
     var y: Int
   }
 
-  private(set) var cells: [Point: (sides: Sides, style: Style, heavy: Bool)] = [:]
+  private(set) var cells: [Point: (sides: Sides, style: Style, heavy: Bool, dashed: Bool)] = [:]
   private(set) var arrows: [Point: (glyph: Character, style: Style)] = [:]
 
-  private mutating func add(_ p: Point, _ sides: Sides, _ style: Style, _ heavy: Bool) {
-    var c = cells[p] ?? (Sides(), style, false)
+  private mutating func add(
+    _ p: Point, _ sides: Sides, _ style: Style, _ heavy: Bool, _ dashed: Bool
+  ) {
+    var c = cells[p] ?? (Sides(), style, false, dashed)
     c.sides.formUnion(sides)
-    // Highlighted (heavy) lines win where lines meet, so the marked path stays readable.
+    // Highlighted (heavy) lines win where lines meet, so the marked path stays readable; a solid
+    // line wins over a dashed one.
     if heavy || !c.heavy { c.style = style }
     c.heavy = c.heavy || heavy
+    c.dashed = c.dashed && dashed
     cells[p] = c
   }
 
-  mutating func horizontal(y: Int, from x0: Int, to x1: Int, style: Style, heavy: Bool = false) {
+  mutating func horizontal(
+    y: Int, from x0: Int, to x1: Int, style: Style, heavy: Bool = false, dashed: Bool = false
+  ) {
     let (a, b) = (min(x0, x1), max(x0, x1))
     guard a < b else { return }
     for x in a...b {
       var s = Sides()
       if x > a { s.insert(.west) }
       if x < b { s.insert(.east) }
-      add(Point(x: x, y: y), s, style, heavy)
+      add(Point(x: x, y: y), s, style, heavy, dashed)
     }
   }
 
-  mutating func vertical(x: Int, from y0: Int, to y1: Int, style: Style, heavy: Bool = false) {
+  mutating func vertical(
+    x: Int, from y0: Int, to y1: Int, style: Style, heavy: Bool = false, dashed: Bool = false
+  ) {
     let (a, b) = (min(y0, y1), max(y0, y1))
     guard a < b else { return }
     for y in a...b {
       var s = Sides()
       if y > a { s.insert(.north) }
       if y < b { s.insert(.south) }
-      add(Point(x: x, y: y), s, style, heavy)
+      add(Point(x: x, y: y), s, style, heavy, dashed)
     }
   }
 
-  /// An arrow head drawn over whatever line is there.
+  /// An arrow head drawn over whatever line is there; on dependency lines it points at what is
+  /// waited for.
   mutating func arrow(x: Int, y: Int, pointing east: Bool, style: Style) {
     arrows[Point(x: x, y: y)] = (east ? "►" : "◄", style)
+  }
+
+  /// Any glyph over the line (the produced mark).
+  mutating func mark(_ glyph: Character, x: Int, y: Int, style: Style) {
+    arrows[Point(x: x, y: y)] = (glyph, style)
   }
 
   func draw(into canvas: inout Canvas, offsetX: Int = 0, offsetY: Int = 0, clip: Rect? = nil) {
@@ -61,7 +75,9 @@ struct EdgeGrid {
       guard clip.contains(x: x, y: y) else { continue }
       var style = c.style
       if c.heavy { style.attrs.insert(.bold) }
-      canvas.set(Self.glyph(c.sides, heavy: c.heavy, ascii: canvas.ascii), x: x, y: y, style: style)
+      canvas.set(
+        Self.glyph(c.sides, heavy: c.heavy, dashed: c.dashed, ascii: canvas.ascii), x: x, y: y,
+        style: style)
     }
     for (p, a) in arrows {
       let x = p.x + offsetX
@@ -71,14 +87,16 @@ struct EdgeGrid {
     }
   }
 
-  static func glyph(_ s: Sides, heavy: Bool, ascii: Bool) -> Character {
+  static func glyph(_ s: Sides, heavy: Bool, dashed: Bool = false, ascii: Bool) -> Character {
     let horizontal = s.isSubset(of: [.east, .west])
     let vertical = s.isSubset(of: [.north, .south])
     if ascii {
-      if horizontal { return heavy ? "=" : "-" }
-      if vertical { return heavy ? "#" : "|" }
+      if horizontal { return heavy ? "=" : dashed ? "." : "-" }
+      if vertical { return heavy ? "#" : dashed ? ":" : "|" }
       return "+"
     }
+    if dashed && horizontal { return "┄" }
+    if dashed && vertical { return "┆" }
     if horizontal { return heavy ? "━" : "─" }
     if vertical { return heavy ? "┃" : "│" }
     switch s {

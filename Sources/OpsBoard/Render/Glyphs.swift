@@ -102,23 +102,3 @@ enum ConditionLook {
     return text
   }
 }
-
-/// Display names of the vocabulary in narrow columns.
-enum Vocabulary {
-  static func qos(_ q: QualityOfService) -> String {
-    switch q {
-    case .userInteractive: "interactive"
-    case .userInitiated: "initiated"
-    case .utility: "utility"
-    case .background: "background"
-    case .default: "default"
-    }
-  }
-
-  static func limit(_ v: Int?) -> String { v.map(String.init) ?? "∞" }
-
-  static func speed(_ s: Double) -> String {
-    let text = s >= 1 && s == s.rounded() ? String(Int(s)) : String(s)
-    return text + "×"
-  }
-}

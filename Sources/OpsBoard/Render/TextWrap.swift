@@ -64,4 +64,14 @@ enum TextWrap {
     }
     return out
   }
+
+  /// The words inside Markdown `code` spans, so they can be drawn in bold once the backticks are gone.
+  static func codeSpans(_ text: String) -> Set<String> {
+    var words: Set<String> = []
+    for (i, part) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+    where i % 2 == 1 {
+      for w in part.split(separator: " ") { words.insert(String(w)) }
+    }
+    return words
+  }
 }

@@ -4,7 +4,26 @@ import OpsEngine
 /// a command before its effects; a command that cannot apply says why in the status line.
 extension BoardSession {
   private var currentQueue: QueueInfo? {
-    ui.selectedQueue < model.queues.count ? model.queues[ui.selectedQueue] : nil
+    ui.shared.selectedQueue < model.queues.count ? model.queues[ui.shared.selectedQueue] : nil
+  }
+
+  /// Whether a restart reads the scenario again.
+  var reloads: Bool { hasReload }
+
+  /// The selected operation if it exists at the moment shown, else nil and the status says why
+  /// (`what`: the verb, "cancel" or "show").
+  func selectedOrRefuse(_ what: String) -> OperationInfo? {
+    ui.shared.clampSelection(model)
+    if let name = ui.shared.selected, model.operation(named: name) == nil {
+      ui.status = StatusMessage(
+        "\(name) is not added yet at this moment: nothing to \(what)", .rejected)
+      return nil
+    }
+    guard let op = ui.shared.selectedRow(in: model) else {
+      ui.status = StatusMessage("no operation selected", .rejected)
+      return nil
+    }
+    return op
   }
 
   /// Runs a command on the engine now, then shows what it caused.
@@ -50,11 +69,12 @@ extension BoardSession {
       ui.status = StatusMessage("no queue selected", .rejected)
       return
     }
-    let old = Vocabulary.limit(q.maxConcurrent)
+    let old = q.limitText
     let value: Int
     switch (q.maxConcurrent, up) {
     case (nil, true):
-      ui.status = StatusMessage("\(q.name) is unlimited (∞) already: - sets a limit", .rejected)
+      ui.status = StatusMessage(
+        "\(q.name) is unlimited (\(limitText(nil))) already: - sets a limit", .rejected)
       return
     case (nil, false):
       value = max(q.executing, 1)
@@ -74,30 +94,51 @@ extension BoardSession {
       applied: "\(q.name) maxConcurrent \(old) → \(value): \(note)")
   }
 
-  func cancelSelected() {
-    ui.operations.update(model)
-    guard ui.operations.count(model) > 0, let name = selectedOperation else {
-      ui.status = StatusMessage("no operation selected", .rejected)
+  /// `*`: back to no limit (Foundation's default, -1).
+  func removeLimit() {
+    guard let q = currentQueue else {
+      ui.status = StatusMessage("no queue selected", .rejected)
       return
     }
-    let state = model.operation(named: name)?.state
+    guard q.maxConcurrent != nil else {
+      ui.status = StatusMessage("\(q.name) has no limit (\(limitText(nil))) already", .rejected)
+      return
+    }
+    send(
+      .setMaxConcurrent(queue: q.name, value: nil),
+      applied:
+        "\(q.name) maxConcurrent \(q.limitText) → \(limitText(nil)): waiting operations may start at once"
+    )
+  }
+
+  func cancelSelected() {
+    guard let op = selectedOrRefuse("cancel") else { return }
+    let name = op.name
+    let state = op.state
     let what: String =
       switch state {
-      case .executing?: "its work decides when it stops (isCancelled is set)"
-      case .pending?, .evaluatingConditions?, .ready?:
+      case .executing: "its work decides when it stops (isCancelled is set)"
+      case .pending, .evaluatingConditions, .ready:
         "it becomes ready at once; its queue starts it, it skips main() and finishes"
       default: "its cancelled flag is set"
       }
     send(.cancel(operation: name), applied: "cancelled \(name): \(what)")
   }
 
-  func cancelAllOfQueue() {
+  /// `C` asks first: cancelling a whole queue cannot be undone.
+  func confirmCancelAll() {
     guard let q = currentQueue else {
       ui.status = StatusMessage("no queue selected", .rejected)
       return
     }
+    ui.confirmation = Confirmation(
+      question: "cancel every unfinished operation of \(q.name) (\(q.operationCount))?",
+      action: .cancelAll(queue: q.name))
+  }
+
+  func cancelAll(_ queue: String) {
     send(
-      .cancelAll(queue: q.name),
-      applied: "cancelAll on \(q.name): every unfinished operation in it is cancelled")
+      .cancelAll(queue: queue),
+      applied: "cancelAll on \(queue): every unfinished operation in it is cancelled")
   }
 }

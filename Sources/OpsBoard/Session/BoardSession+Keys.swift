@@ -1,104 +1,182 @@
 import OpsEngine
 
+/// Dispatch: a key goes to whatever owns the keyboard now. A line being typed takes every key, then
+/// a y/n question, then the help overlay (only its own keys); otherwise the shown view's own
+/// bindings, then the global ones. A key bound nowhere here says where it does work, if anywhere.
 extension BoardSession {
-  /// Handles one input. Every key either does something visible or says in the status line why not.
   public func handle(_ input: KeyInput) -> Bool {
     if input == .resize { return true }
     ui.status = nil
-    if ui.filterEditing { return editFilter(input) }
-    if ui.helpVisible, let done = handleInHelp(input) { return done }
-    guard let binding = keyMap.binding(for: input) else {
-      ui.status = StatusMessage("\(describe(input)) does nothing here: ? shows every key")
+    if ui.input != nil { return editInput(input) }
+    if let c = ui.confirmation { return answer(c, input) }
+    if ui.helpVisible { return handleInHelp(input) }
+    guard let (binding, scope) = keyMap.binding(for: input, in: ui.view) else {
+      ui.status = unboundMessage(input)
       return true
     }
+    if case .view = scope, dispatchToView(binding.action, input) { return true }
     return perform(binding.action, input: input)
   }
 
-  private func describe(_ input: KeyInput) -> String {
-    let label = KeyPattern.key(input).label(ascii: false)
-    return label.count == 1 ? "'\(label)'" : label
+  /// "'+' does nothing here": and where it does something, if it does (refused: the target of
+  /// the key is not on screen).
+  private func unboundMessage(_ input: KeyInput) -> StatusMessage {
+    let key = KeyPattern.quoted(input)
+    guard let (view, binding) = keyMap.views(binding: input).first else {
+      return StatusMessage("\(key) does nothing here: ? shows every key")
+    }
+    let target =
+      switch binding.group {
+      case .engine
+      where [.suspendResume, .raiseLimit, .lowerLimit, .unlimited, .cancelAll]
+        .contains(binding.action):
+        ": the selected queue is not shown here"
+      case .engine: ": the selected operation is not shown here"
+      default: ""
+      }
+    let back = keyMap.keyLabel(.back, ascii: false) ?? "Esc"
+    let how = view == .board ? "\(back) goes back to it" : "? shows every key"
+    return StatusMessage(
+      "\(key) works in the \(view) view (\(binding.description))\(target); \(how)", .rejected)
   }
 
-  /// Keys while help is shown: scrolling and closing it; nil lets the key act on the board (which
-  /// closes help first).
-  private func handleInHelp(_ input: KeyInput) -> Bool? {
-    switch keyMap.binding(for: input)?.action {
-    case .help?, .back?:
-      ui.helpVisible = false
+  /// Sends a view one of its own actions. False when it leaves the action to the session.
+  private func dispatchToView(_ action: BoardAction, _ input: KeyInput) -> Bool {
+    var view = ui.component(ui.view)
+    var context = makeContext()
+    let handled = view.perform(action, input: input, &context)
+    ui.views[ui.view] = view
+    apply(context)
+    return handled
+  }
+
+  func makeContext() -> ViewContext {
+    ViewContext(
+      model: model, log: log[..<position], keyMap: keyMap, screen: screen, shared: ui.shared,
+      status: ui.status)
+  }
+
+  /// Takes back what a view changed and does what it asked.
+  private func apply(_ context: ViewContext) {
+    ui.shared = context.shared
+    ui.status = context.status
+    switch context.request {
+    case .open(let v)?: open(v)
+    case .editFilter?:
+      ui.input = TextInput(purpose: .filter, text: ui.shared.operations.query)
+    case .editSearch?:
+      let query = (ui.views[.log] as? LogView)?.query ?? ""
+      ui.input = TextInput(purpose: .search, text: query)
+    case nil: break
+    }
+  }
+
+  // MARK: - Help
+
+  /// Help owns the keyboard while open: its keys scroll or close it; any other key does nothing
+  /// but say so.
+  private func handleInHelp(_ input: KeyInput) -> Bool {
+    guard let (binding, _) = keyMap.binding(for: input, in: ui.view, helpOpen: true) else {
+      let close = keyMap.bindings(in: .help).first { $0.action == .help }?.keys.first
+      ui.status = StatusMessage(
+        "help is open: \(KeyPattern.quoted(input)) does nothing until it closes; "
+          + "↑↓ scroll it, \(close?.label(ascii: false) ?? "?") or Esc closes it")
       return true
-    case .selectUp?: ui.helpScroll = max(0, ui.helpScroll - 1)
-    case .selectDown?: ui.helpScroll += 1
-    case .pageUp?: ui.helpScroll = max(0, ui.helpScroll - 10)
-    case .pageDown?: ui.helpScroll += 10
-    case .quit?: return false
-    default:
-      ui.helpVisible = false
-      return nil
+    }
+    switch binding.action {
+    case .help: setHelp(false)
+    case .redraw: break
+    default: _ = ui.help.perform(binding.action, input: input)
     }
     return true
   }
 
-  // MARK: - Filter
+  // MARK: - y/n
 
-  private func editFilter(_ input: KeyInput) -> Bool {
+  private func answer(_ c: Confirmation, _ input: KeyInput) -> Bool {
+    ui.confirmation = nil
+    guard input == .character("y") || input == .character("Y") else {
+      ui.status = StatusMessage("not confirmed: nothing changed")
+      return true
+    }
+    switch c.action {
+    case .cancelAll(let queue): cancelAll(queue)
+    case .restart:
+      if let problem = restartFromScenario() {
+        // The first line of the loader's report: the status line is one line.
+        let first = problem.split(separator: "\n").first.map(String.init) ?? problem
+        ui.status = StatusMessage(
+          "cannot read the scenario again: \(first); nothing restarted", .rejected)
+      } else {
+        ui.status = StatusMessage("restarted from the beginning", .applied)
+      }
+    }
+    return true
+  }
+
+  // MARK: - Typing a filter or a search
+
+  private func editInput(_ input: KeyInput) -> Bool {
+    guard var line = ui.input else { return true }
     switch input {
     case .escape:
-      ui.filterEditing = false
-      ui.operations.setQuery("")
-      ui.status = StatusMessage("filter cleared")
+      ui.input = nil
+      commit(TextInput(purpose: line.purpose, text: ""))
+      ui.status = StatusMessage(line.purpose == .filter ? "filter cleared" : "search cleared")
+      return true
     case .enter:
-      ui.filterEditing = false
-      let q = ui.operations.query
-      ui.status = StatusMessage(
-        q.isEmpty ? "no filter" : "filtering by \"\(q)\": / edits it, Esc clears it")
-    case .backspace:
-      ui.operations.setQuery(String(ui.operations.query.dropLast()))
-    case .character(let c):
-      ui.operations.setQuery(ui.operations.query + String(c))
-    case .ctrl("u"):
-      ui.operations.setQuery("")
+      ui.input = nil
+      commit(line)
+      if line.purpose == .filter {
+        ui.status = StatusMessage(
+          line.text.isEmpty
+            ? "no filter" : "filtering by \"\(line.text)\": / edits it, Esc clears it")
+      }
+      return true
+    case .backspace: line.text = String(line.text.dropLast())
+    case .character(let c): line.text.append(c)
+    case .ctrl("u"): line.text = ""
     default:
-      ui.status = StatusMessage("typing a filter: Enter keeps it, Esc clears it")
+      ui.status = StatusMessage("typing: Enter keeps it, Esc clears it")
+      return true
     }
+    ui.input = line
+    // The filter applies as it is typed; a search looks when Enter is pressed.
+    if line.purpose == .filter { ui.shared.operations.setQuery(line.text) }
     return true
   }
 
-  // MARK: - Actions
+  private func commit(_ line: TextInput) {
+    switch line.purpose {
+    case .filter: ui.shared.operations.setQuery(line.text)
+    case .search:
+      var view = (ui.views[.log] as? LogView) ?? LogView()
+      var context = makeContext()
+      view.search(line.text, &context)
+      ui.views[.log] = view
+      ui.status = context.status
+    }
+  }
+
+  // MARK: - Actions of the session
 
   func perform(_ action: BoardAction, input: KeyInput) -> Bool {
+    if let type = ViewRegistry.all.first(where: { $0.opener?.action == action }) {
+      toggle(type.id)
+      return true
+    }
     switch action {
     case .quit: return false
-    case .help:
-      ui.helpVisible = true
-      ui.helpScroll = 0
-    case .selectUp: move(-1)
-    case .selectDown: move(1)
-    case .pageUp: move(-pageSize)
-    case .pageDown: move(pageSize)
-    case .first: move(Int.min / 2)
-    case .last: move(Int.max / 2)
-    case .nextQueue: cycleQueue(1)
-    case .previousQueue: cycleQueue(-1)
+    case .help: setHelp(true)
     case .openDetail:
-      if ui.view == .detail {
-        ui.status = StatusMessage("already showing the details: Esc goes back")
-      } else if selectedOperation == nil || ui.operations.count(model) == 0 {
-        ui.status = StatusMessage("no operation to show", .rejected)
-      } else {
-        open(.detail)
-      }
+      if selectedOrRefuse("show") != nil { open(.detail) }
     case .back: back()
     case .suspendResume: suspendOrResume()
-    case .raiseLimit where ui.view == .timeline, .zoomIn where ui.view == .timeline:
-      zoomTimeline(in: true)
-    case .lowerLimit where ui.view == .timeline, .zoomOut where ui.view == .timeline:
-      zoomTimeline(in: false)
-    case .zoomIn, .zoomOut:
-      ui.status = StatusMessage("\(describe(input)) zooms the timeline: t opens it", .rejected)
     case .raiseLimit: changeLimit(up: true)
     case .lowerLimit: changeLimit(up: false)
+    case .unlimited: removeLimit()
     case .cancelOperation: cancelSelected()
-    case .cancelAll: cancelAllOfQueue()
+    case .cancelAll: confirmCancelAll()
     case .pauseResume where replay != nil:
       resumeFromReplay()
     case .pauseResume:
@@ -109,120 +187,62 @@ extension BoardSession {
       } else if isOver {
         ui.status = StatusMessage("playing, but nothing more will happen: r restarts")
       } else {
-        ui.status = StatusMessage("playing at \(Vocabulary.speed(speed))")
+        ui.status = StatusMessage("playing at \(BoardText.speed(speed))")
       }
     case .step where replay != nil: travel(events: 1)
     case .step: step()
-    case .slower: changeSpeed(0.5)
-    case .faster: changeSpeed(2)
+    case .slower: changeSpeed(faster: false)
+    case .faster: changeSpeed(faster: true)
     case .restart:
-      restart()
-      ui.status = StatusMessage("restarted from the beginning", .applied)
-    case .filter:
-      ui.view = .board
-      ui.filterEditing = true
-    case .graph: toggle(.graph)
-    case .log: toggle(.log)
-    case .timeline: toggle(.timeline)
-    case .warnings: toggle(.warnings)
+      ui.confirmation = Confirmation(
+        question: "restart \(title) from the beginning"
+          + (reloads ? ", reading its file again?" : "?"),
+        action: .restart)
     case .eventBack: travel(events: -1)
     case .eventForward: travel(events: 1)
     case .secondBack: travel(seconds: -1)
     case .secondForward: travel(seconds: 1)
     case .resumePoint: toggleResumePoint()
-    case .notes:
-      if notes.isEmpty && ui.view != .notes {
-        ui.status = StatusMessage("this scenario has no notes", .rejected)
-      } else {
-        toggle(.notes)
-      }
     case .redraw:
       break  // The terminal repaints everything on Ctrl-L; nothing changes here.
-    case .clickSelect:
-      if case .mouseClick(let x, let y) = input { click(x: x, y: y) }
-    case .wheelScroll:
-      move(input == .scrollUp ? -3 : 3)
+    default:
+      ui.status = StatusMessage("\(KeyPattern.quoted(input)) does nothing here: ? shows every key")
     }
     return true
   }
 
-  private var pageSize: Int { max(1, layout.operationRows.height - 1) }
-
-  private func open(_ view: BoardView) {
-    ui.returnView = view == .detail && ui.view == .graph ? .graph : .board
+  func open(_ view: BoardView) {
+    if view == ui.view { return }
+    ui.returnView = view == .detail ? ui.view : .board
+    var component = ui.component(view)
+    var context = makeContext()
+    component.opened(&context)
+    ui.views[view] = component
     ui.view = view
-    ui.detailScroll = 0
   }
 
   private func toggle(_ view: BoardView) {
+    if view == .notes && notes.isEmpty && ui.view != .notes {
+      ui.status = StatusMessage("this scenario has no notes", .rejected)
+      return
+    }
     if ui.view == view { ui.view = .board } else { open(view) }
-    if view == .log { ui.logScroll = 0 }
-    if view == .notes { ui.notesScroll = 0 }
-    if view == .warnings { ui.warningsScroll = 0 }
   }
 
   private func back() {
     if ui.view != .board {
       ui.view = ui.view == .detail ? ui.returnView : .board
       ui.returnView = .board
-    } else if !ui.operations.query.isEmpty {
-      ui.operations.setQuery("")
-      ui.status = StatusMessage("filter cleared")
+    } else if ui.shared.operations.isFiltered {
+      var list = ui.shared.operations
+      list.setQuery("")
+      list.setQueueFilter(nil)
+      list.setStateFilter(nil)
+      list.setHideFinished(false)
+      ui.shared.operations = list
+      ui.status = StatusMessage("filter cleared: every operation is shown")
     } else {
       ui.status = StatusMessage("nothing to close: q quits")
-    }
-  }
-
-  /// Up/down: the operation selection on the board and in the graph, scrolling in the other views.
-  private func move(_ delta: Int) {
-    switch ui.view {
-    case .board, .graph, .timeline: moveSelection(delta)
-    case .warnings: ui.warningsScroll = max(0, ui.warningsScroll.addingClamped(delta))
-    case .detail: ui.detailScroll = max(0, ui.detailScroll.addingClamped(delta))
-    case .log: ui.logScroll = max(0, ui.logScroll.addingClamped(-delta))
-    case .notes: ui.notesScroll = max(0, ui.notesScroll.addingClamped(delta))
-    }
-  }
-
-  private func moveSelection(_ delta: Int) {
-    ui.operations.update(model)
-    let count = ui.operations.count(model)
-    guard count > 0 else {
-      ui.status = StatusMessage(
-        ui.operations.isFiltered ? "nothing matches the filter: Esc clears it" : "no operations yet"
-      )
-      return
-    }
-    let current = ui.operations.position(of: ui.selectedOperation).position
-    let target = min(max(0, current.addingClamped(delta)), count - 1)
-    ui.selectedOperation = ui.operations.modelIndex(at: target)
-  }
-
-  private func cycleQueue(_ delta: Int) {
-    guard !model.queues.isEmpty else {
-      ui.status = StatusMessage("no queues yet", .rejected)
-      return
-    }
-    let n = model.queues.count
-    ui.selectedQueue = ((ui.selectedQueue + delta) % n + n) % n
-    ui.status = StatusMessage(
-      "queue \(model.queues[ui.selectedQueue].name) selected: s, +, -, C act on it")
-  }
-
-  private func click(x: Int, y: Int) {
-    guard ui.view == .board, BoardLayout.fits(width: screen.width, height: screen.height) else {
-      return
-    }
-    let l = layout
-    if l.operationRows.contains(x: x, y: y) {
-      let position = ui.operationsScroll + (y - l.operationRows.y)
-      ui.operations.update(model)
-      if position < ui.operations.count(model) {
-        ui.selectedOperation = ui.operations.modelIndex(at: position)
-      }
-    } else if let q = l.queueRows, q.contains(x: x, y: y) {
-      let index = ui.queuesScroll + (y - q.y)
-      if index < model.queues.count { ui.selectedQueue = index }
     }
   }
 
@@ -237,36 +257,21 @@ extension BoardSession {
     }
   }
 
-  /// Zoom keeps the time under the view's left edge; each step doubles or halves seconds per column.
-  private func zoomTimeline(in zoomIn: Bool) {
-    let target = ui.timelineZoom + (zoomIn ? 1 : -1)
-    guard BoardUIState.timelineZooms.contains(target) else {
+  /// The next speed of the ladder up or down; a speed between rungs goes to the next one.
+  private func changeSpeed(faster: Bool) {
+    let ladder = Self.speeds
+    let bounds =
+      "speeds go from \(BoardText.speed(ladder.first!)) to \(BoardText.speed(ladder.last!))"
+    let next = faster ? ladder.first { $0 > speed + 1e-9 } : ladder.last { $0 < speed - 1e-9 }
+    guard let target = next else {
       ui.status = StatusMessage(
-        "the timeline is zoomed \(zoomIn ? "in" : "out") as far as it goes", .rejected)
-      return
-    }
-    ui.timelineZoom = target
-    ui.status = StatusMessage(
-      "timeline zoom: \(TimelineScale(zoom: target).label) per column")
-  }
-
-  private func changeSpeed(_ factor: Double) {
-    let target = speed * factor
-    guard Self.speeds.contains(target) else {
-      ui.status = StatusMessage(
-        "already at the \(factor > 1 ? "fastest" : "slowest") speed, \(Vocabulary.speed(speed))",
+        "already at the \(faster ? "fastest" : "slowest") speed, \(BoardText.speed(speed)) (\(bounds))",
         .rejected)
       return
     }
     setSpeed(target)
     ui.status = StatusMessage(
-      "speed \(Vocabulary.speed(speed)): \(Vocabulary.speed(speed)) virtual seconds per second")
-  }
-}
-
-extension Int {
-  func addingClamped(_ other: Int) -> Int {
-    let (r, overflow) = addingReportingOverflow(other)
-    return overflow ? (other > 0 ? Int.max : Int.min) : r
+      "speed \(BoardText.speed(speed)): \(BoardText.speed(speed).dropLast()) virtual seconds per second"
+    )
   }
 }

@@ -38,7 +38,7 @@ extension BoardSession {
     let target = position + delta
     if target < 0 || target > log.count {
       ui.status = StatusMessage(
-        delta < 0 ? "at the first event: nothing earlier" : "at the present: nothing later",
+        delta < 0 ? "before the first event: nothing earlier" : "at the present: nothing later",
         .rejected)
       return
     }
@@ -46,20 +46,26 @@ extension BoardSession {
     ui.status = StatusMessage(travelStatus())
   }
 
+  /// A second back or forward. Below time 0 is the moment before the first event (as `←` reaches),
+  /// so `[` never stops short of where `←` can go.
   func travel(seconds delta: Double) {
     guard paused else {
       ui.status = StatusMessage("time travel works while paused: Space pauses", .rejected)
       return
     }
     let now = replay?.time ?? liveModel.now
-    let target = min(max(0, now + delta), liveModel.now)
-    if target == now {
-      ui.status = StatusMessage(
-        delta < 0 ? "at the beginning: nothing earlier" : "at the present: nothing later",
-        .rejected)
-      return
-    }
-    if target >= liveModel.now {
+    let target = now + delta
+    if delta < 0 && target < 0 {
+      guard position > 0 else {
+        ui.status = StatusMessage("before the first event: nothing earlier", .rejected)
+        return
+      }
+      seek(toEvent: 0)
+    } else if target >= liveModel.now {
+      guard replay != nil else {
+        ui.status = StatusMessage("at the present: nothing later", .rejected)
+        return
+      }
       replay = nil
     } else {
       seek(toEvent: eventCount(atOrBefore: target), time: target)
@@ -87,7 +93,7 @@ extension BoardSession {
     if resumeFrom == .present {
       replay = nil
       setPaused(false)
-      ui.status = StatusMessage("back at the present, playing at \(Vocabulary.speed(speed))")
+      ui.status = StatusMessage("back at the present, playing at \(BoardText.speed(speed))")
       return
     }
     rebuild(upTo: r.position)

@@ -3,8 +3,8 @@ import OpsEngine
 /// The board's controller: owns a virtual runtime, folds its events into a `BoardModel`, plays the
 /// virtual clock in real time, maps keys to commands and views, and renders frames for the terminal.
 public final class BoardSession: InteractiveBoard {
-  public let title: String
-  public let notes: String
+  public private(set) var title: String
+  public private(set) var notes: String
   public let keyMap: KeyMap
   /// Virtual seconds per real second.
   public private(set) var speed: Double
@@ -20,23 +20,25 @@ public final class BoardSession: InteractiveBoard {
   /// Key commands sent so far, so "resume from here" can re-apply those before that moment.
   var keyCommands: [RecordedCommand] = []
   /// Scenario settings of each operation's work, for the detail view.
-  public let workSettings: [String: String]
+  public private(set) var workSettings: [String: String]
   /// Every log entry revealed so far (the model keeps only the newest).
   public private(set) var log: [LogEntry] = []
   public private(set) var runtime: VirtualRuntime
   /// Checkpoints of the model, for rebuilding any earlier moment.
-  /// One checkpoint per operation's worth of events (at least 1024): seeking folds at most that many.
-  public private(set) var history = BoardHistory(perOperation: 1)
+  private(set) var history = BoardHistory()
 
   /// Below this size `render` draws only a message saying how large the board needs to be.
   public static let minimumSize = (
     width: BoardLayout.minimumWidth, height: BoardLayout.minimumHeight
   )
-  static let speeds: ClosedRange<Double> = (1.0 / 64)...1024
+  /// The speeds `<` and `>` step through (virtual seconds per real second).
+  static let speeds: [Double] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
   /// At most this many frames a second while playing.
   static let frameInterval = 1.0 / 30
 
-  private let makeRuntime: () -> VirtualRuntime
+  private var makeRuntime: () -> VirtualRuntime
+  /// Reads the scenario again (its file may have changed) for a restart; nil for a fixed one.
+  private let reload: (() throws -> BoardScenario)?
   /// Events the engine published that the board has not shown yet (stepping reveals one at a time).
   private var incoming: [Event] = []
   private var incomingHead = 0
@@ -50,17 +52,31 @@ public final class BoardSession: InteractiveBoard {
   public init(
     title: String, notes: String, speed: Double = 1, paused: Bool = false,
     keyMap: KeyMap = .standard, workSettings: [String: String] = [:],
-    makeRuntime: @escaping () -> VirtualRuntime
+    makeRuntime: @escaping () -> VirtualRuntime,
+    reload: (() throws -> BoardScenario)? = nil
   ) {
     self.workSettings = workSettings
     self.title = title
     self.notes = notes
-    self.speed = min(max(speed, Self.speeds.lowerBound), Self.speeds.upperBound)
+    self.speed = min(max(speed, Self.speeds.first!), Self.speeds.last!)
     self.paused = paused
     self.keyMap = keyMap
     self.makeRuntime = makeRuntime
+    self.reload = reload
     runtime = makeRuntime()
     attach()
+  }
+
+  var hasReload: Bool { reload != nil }
+
+  /// A board for a scenario that `reload` reads again on every restart.
+  public convenience init(
+    _ scenario: BoardScenario, speed: Double = 1, paused: Bool = false, keyMap: KeyMap = .standard,
+    reload: (() throws -> BoardScenario)? = nil
+  ) {
+    self.init(
+      title: scenario.title, notes: scenario.notes, speed: speed, paused: paused, keyMap: keyMap,
+      workSettings: scenario.workSettings, makeRuntime: scenario.makeRuntime, reload: reload)
   }
 
   /// Subscribes to the current runtime and shows what building it published.
@@ -78,14 +94,16 @@ public final class BoardSession: InteractiveBoard {
   public var status: StatusMessage? { ui.status }
   public var view: BoardView { ui.view }
   public var helpVisible: Bool { ui.helpVisible }
-  public var filter: String { ui.operations.query }
-  public var isEditingFilter: Bool { ui.filterEditing }
+  public var filter: String { ui.shared.operations.query }
+  public var isEditingFilter: Bool { ui.input?.purpose == .filter }
+  /// Waiting for y/n in the status line.
+  public var isConfirming: Bool { ui.confirmation != nil }
+  /// The selected operation's name: kept across time travel, even at a moment before it existed.
   public var selectedOperation: String? {
-    ui.selectedOperation < model.operations.count
-      ? model.operations[ui.selectedOperation].name : nil
+    ui.shared.selected ?? model.operations.first?.name
   }
   public var selectedQueue: String? {
-    ui.selectedQueue < model.queues.count ? model.queues[ui.selectedQueue].name : nil
+    ui.shared.selectedQueue < model.queues.count ? model.queues[ui.shared.selectedQueue].name : nil
   }
   /// Events published by the engine and not yet shown.
   public var unrevealedCount: Int { incoming.count - incomingHead }
@@ -93,10 +111,10 @@ public final class BoardSession: InteractiveBoard {
   public var isOver: Bool { runtime.isIdle && unrevealedCount == 0 }
 
   public func select(operation name: String) {
-    if let i = model.index(ofOperation: name) { ui.selectedOperation = i }
+    if model.index(ofOperation: name) != nil { ui.shared.selected = name }
   }
   public func select(queue name: String) {
-    if let i = model.index(ofQueue: name) { ui.selectedQueue = i }
+    if let i = model.index(ofQueue: name) { ui.shared.selectedQueue = i }
   }
 
   // MARK: - Driving the clock
@@ -107,13 +125,19 @@ public final class BoardSession: InteractiveBoard {
   }
 
   /// Moves the virtual clock forward by `seconds` and shows everything that happened, paused or not
-  /// (tests and benchmarks drive the board with it).
+  /// (tests and benchmarks drive the board with it). Once nothing more will happen the clock stays
+  /// at the last event: the runtime's clock ran on to the end of the step, but nothing was there.
   public func advance(by seconds: Double) {
     revealAll()
     guard !runtime.isIdle else { return }
     runtime.advance(by: seconds)
     revealAll()
-    liveModel.advanceClock(to: runtime.now)
+    if runtime.isIdle {
+      // The run just ended: a message about playing is stale, the end-of-run line says more.
+      if ui.status?.kind == .info { ui.status = nil }
+    } else {
+      liveModel.advanceClock(to: runtime.now)
+    }
   }
 
   public var nextFrameDelay: Double? {
@@ -151,6 +175,25 @@ public final class BoardSession: InteractiveBoard {
     return event
   }
 
+  /// Starts again from the scenario, read again when it comes from a file. Returns why not, if
+  /// the file cannot be read (nothing changes then).
+  @discardableResult
+  func restartFromScenario() -> String? {
+    if let reload {
+      do {
+        let s = try reload()
+        title = s.title
+        notes = s.notes
+        workSettings = s.workSettings
+        makeRuntime = s.makeRuntime
+      } catch {
+        return "\(error)"
+      }
+    }
+    restart()
+    return nil
+  }
+
   func restart() {
     generation += 1
     runtime = makeRuntime()
@@ -158,12 +201,15 @@ public final class BoardSession: InteractiveBoard {
     replay = nil
     keyCommands = []
     log = []
-    history = BoardHistory(interval: history.interval, perOperation: history.perOperation)
+    history = BoardHistory()
     incoming = []
     incomingHead = 0
-    let query = ui.operations.query
-    ui = BoardUIState()
-    ui.operations.setQuery(query)
+    // What the user chose to look at survives; the clock's story starts again.
+    var fresh = BoardUIState()
+    fresh.shared.operations = ui.shared.operations
+    fresh.shared.selected = ui.shared.selected
+    fresh.shared.selectedQueue = ui.shared.selectedQueue
+    ui = fresh
     attach()
   }
 
@@ -173,6 +219,19 @@ public final class BoardSession: InteractiveBoard {
   }
 
   func setSpeed(_ s: Double) { speed = s }
+
+  /// Shows or hides help. The clock waits while it is open, and runs again after if it ran before.
+  func setHelp(_ visible: Bool) {
+    guard visible != ui.helpVisible else { return }
+    ui.helpVisible = visible
+    if visible {
+      ui.help = HelpOverlay()
+      ui.help.resumeOnClose = !paused
+      if !paused { setPaused(true) }
+    } else if ui.help.resumeOnClose {
+      setPaused(false)
+    }
+  }
 
   // MARK: - Rendering
 
@@ -194,7 +253,6 @@ public final class BoardSession: InteractiveBoard {
     return grid
   }
 
-  var layout: BoardLayout {
-    BoardLayout(width: screen.width, height: screen.height, queueCount: model.queues.count)
-  }
+  /// The graph view's layout, if it was drawn (tests check it is kept between frames).
+  var graphLayout: DAGLayout? { (ui.views[.graph] as? GraphView)?.layout }
 }

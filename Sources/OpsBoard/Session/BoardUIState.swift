@@ -10,37 +10,40 @@ public struct StatusMessage: Sendable, Equatable {
   }
 }
 
-/// What the user is looking at: the view, selections, scroll positions, filter, status. Separate from
-/// the model (which is only the engine's story) so time travel can swap the model under it.
+/// A destructive key waiting for y or n in the status line (as k9s asks).
+struct Confirmation {
+  enum Action {
+    case cancelAll(queue: String)
+    case restart
+  }
+  let question: String
+  let action: Action
+}
+
+/// A line being typed at the bottom: the operations filter or a search of the log.
+struct TextInput {
+  enum Purpose { case filter, search }
+  let purpose: Purpose
+  var text: String
+}
+
+/// What the user is looking at: the view, each view's own state, the selection, what is being typed
+/// or confirmed, and the status. Separate from the model (which is only the engine's story) so time
+/// travel can swap the model under it.
 struct BoardUIState {
   var view: BoardView = .board
-  /// Where Esc goes from the detail view (the graph, when it was opened from there).
+  /// Where Esc goes from the detail view (the view it was opened from).
   var returnView: BoardView = .board
+  /// Each view's state, kept while it is closed (created when first shown).
+  var views: [BoardView: any ViewComponent] = [:]
+  var shared = SharedState()
   var helpVisible = false
-  var helpScroll = 0
-  /// The selected operation, by model index (add order never changes, so it is stable).
-  var selectedOperation = 0
-  var selectedQueue = 0
-  /// First visible position of the operations table (in the filtered list).
-  var operationsScroll = 0
-  var queuesScroll = 0
-  /// Lines scrolled up from the newest in the full log (0 follows the newest).
-  var logScroll = 0
-  var notesScroll = 0
-  var detailScroll = 0
-  var filterEditing = false
-  var operations = OperationList()
-  var graphScrollX = 0
-  var graphScrollY = 0
-  /// The graph view's layout, rebuilt only when operations or edges are added.
-  var graph: DAGLayout?
-  var warningsScroll = 0
-  /// Timeline zoom step: 0 fits the whole run; each step up halves the seconds per column.
-  var timelineZoom = 0
-  /// Timeline: first visible row.
-  var timelineScroll = 0
-  static let timelineZooms = -6...6
+  var help = HelpOverlay()
+  var input: TextInput?
+  var confirmation: Confirmation?
   var status: StatusMessage?
+
+  func component(_ id: BoardView) -> any ViewComponent { views[id] ?? ViewRegistry.make(id) }
 }
 
 /// The header's facts that do not come from the model.

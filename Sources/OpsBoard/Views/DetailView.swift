@@ -1,13 +1,46 @@
 import OpsEngine
 
+extension BoardView {
+  public static let detail = BoardView("detail")
+}
+
+/// Everything about the selected operation: its settings, each state it entered and how long it
+/// stayed, its flags, dependencies both ways, conditions and errors; the state machine beside it.
+/// Opened with Enter from the views that show a selection.
+struct DetailView: ViewComponent {
+  static let id = BoardView.detail
+  static let title = "In the details"
+  static let opener: KeyBinding? = nil
+  static let bindings: [KeyBinding] =
+    MoveKeys.bindings("scroll", footer: "scroll")
+    + [OperationKeys.cancel]
+  static let footer: [BoardAction] = [
+    .up, .down, .pauseResume, .step, .cancelOperation, .eventBack, .eventForward, .back,
+  ]
+
+  var scroll = DocumentScroll()
+
+  init() {}
+
+  mutating func opened(_ context: inout ViewContext) { scroll = DocumentScroll() }
+
+  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
+    -> Bool
+  {
+    scroll.perform(action, input: input)
+  }
+
+  mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
+    renderer.drawDetail(r, shared, &scroll)
+  }
+}
+
 extension BoardRenderer {
   /// A line of styled pieces, for views built as documents.
   typealias Pieces = [(text: String, style: Style)]
 
-  /// Everything about the selected operation: its settings, each state it entered and how long it
-  /// stayed, its flags, dependencies both ways, conditions and errors; the state machine beside it.
-  mutating func drawDetail(_ r: Rect, _ ui: inout BoardUIState) {
-    guard let op = selectedRow(ui) else {
+  mutating func drawDetail(_ r: Rect, _ shared: SharedState, _ scroll: inout DocumentScroll) {
+    guard let op = shared.selectedRow(in: model) else {
       canvas.titleRule("Details", in: r.rows(from: 0, count: 1))
       canvas.put(" no operation selected", x: r.x, y: r.y + 1, style: .dim)
       return
@@ -34,11 +67,11 @@ extension BoardRenderer {
         in: Rect(x: 0, y: lines.count + 2, width: textWidth, height: StateMachineDiagram.height),
         canvas: &doc)
     }
-    ui.detailScroll = max(0, min(ui.detailScroll, doc.height - body.height))
+    scroll.fit(total: doc.height, visible: body.height)
     blit(
-      doc.grid, from: ui.detailScroll,
+      doc.grid, from: scroll.top,
       into: Rect(x: body.x, y: body.y, width: textWidth, height: body.height))
-    if doc.height > body.height + ui.detailScroll {
+    if scroll.hasMore(total: doc.height) {
       canvas.putRight(" ↓ more ", maxX: body.x + textWidth - 1, y: body.maxY - 1, style: .dim)
     }
     if twoColumns {
@@ -85,7 +118,10 @@ extension BoardRenderer {
         ))
     }
     lines.append(state)
-    if let p = op.producedBy { lines.append([("produced by \(p) while it executed", .dim)]) }
+    if let p = op.producedBy { lines.append([("produced by \(p) while it executed", .plain)]) }
+    if let g = op.parent {
+      lines.append([("child of the group \(g): runs on \(op.queue); \(g) waits for it", .plain)])
+    }
     let why = Self.explanation(of: op, in: model)
     // At most three lines: a barrier waiting for thousands names only the first of them.
     var whyLines = TextWrap.wrap(why, width: max(10, width - 5))
@@ -148,6 +184,13 @@ extension BoardRenderer {
     }
     list("Waits for", op.dependencies)
     list("Waited for by", op.dependents)
+    // A group's children and what an operation produced, read off the projection's records.
+    let children = model.operations.filter { $0.parent == op.name }.map(\.name)
+    if op.kind == .group || !children.isEmpty {
+      list("Children (the group waits for them)", children)
+    }
+    let produced = model.operations.filter { $0.producedBy == op.name }.map(\.name)
+    if !produced.isEmpty { list("Produced while it executed", produced) }
     lines.append([])
     lines.append([("Conditions (\(op.conditions.count))", heading)])
     if op.conditions.isEmpty { lines.append([("  none", .dim)]) }

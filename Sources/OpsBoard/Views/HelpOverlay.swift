@@ -1,74 +1,137 @@
 import OpsEngine
 
+/// Every key of the view underneath and of the whole board, then the legends, over the board.
+/// While it is open its keys are the only ones: they scroll it and close it, and the clock waits.
+struct HelpOverlay {
+  static let bindings: [KeyBinding] =
+    MoveKeys.bindings("scroll", footer: "scroll")
+    + [
+      KeyBinding(
+        .help, [.char("?"), .key(.function(1)), .key(.escape), .char("q")], "close the help",
+        group: .other, footer: "close"),
+      KeyBinding(.redraw, [.key(.ctrl("l"))], "redraw the screen", group: .other),
+    ]
+
+  var scroll = DocumentScroll()
+  /// Whether the clock was running when help opened (it runs again when help closes).
+  var resumeOnClose = false
+
+  /// A move key; false for anything else.
+  mutating func perform(_ action: BoardAction, input: KeyInput) -> Bool {
+    scroll.perform(action, input: input)
+  }
+}
+
 extension BoardRenderer {
   /// One line of the help: a group title, a key and what it does, or a legend.
   enum HelpLine {
     case heading(String)
     case key(keys: String, description: String)
     case continuation(String)
-    case legend([(glyph: Character, text: String, style: Style)])
+    case legend([(glyph: String, text: String, style: Style)])
     case blank
   }
 
-  /// The help's lines for a width: every binding of the key map by group (so help and footer always
-  /// agree with what the keys do), then the legend of glyphs.
-  func helpLines(width: Int) -> [HelpLine] {
-    let keyWidth = 10
-    var lines: [HelpLine] = []
-    for group in KeyBinding.Group.allCases {
-      let bindings = keyMap.bindings.filter { $0.group == group }
-      guard !bindings.isEmpty else { continue }
-      if !lines.isEmpty { lines.append(.blank) }
-      lines.append(.heading(group.rawValue))
+  /// The help's sections for a column width: the shown view's own keys, the keys that work
+  /// everywhere by group, then the legends. All read from the key map, so help, footer and
+  /// handling agree.
+  func helpSections(for view: BoardView, width: Int) -> [[HelpLine]] {
+    func section(_ title: String, _ bindings: [KeyBinding]) -> [HelpLine] {
+      var lines: [HelpLine] = [.heading(title)]
       for b in bindings {
-        let wrapped = TextWrap.wrap(b.description, width: max(10, width - keyWidth - 2))
-        lines.append(.key(keys: b.keysLabel(ascii: ascii), description: wrapped.first ?? ""))
+        var keys = b.keysLabel(ascii: ascii)
+        // Up and down share a line: `↑↓ k j  select the operation up or down`.
+        if b.action == .down { continue }
+        if b.action == .up, let down = bindings.first(where: { $0.action == .down }) {
+          let (u, d) = (
+            b.keys.map { $0.label(ascii: ascii) }, down.keys.map { $0.label(ascii: ascii) }
+          )
+          keys =
+            ascii
+            ? zip(u, d).map { "\($0)/\($1)" }.joined(separator: " ")
+            : zip(u, d).map { $0 + $1 }.joined(separator: " ")
+        }
+        let wrapped = TextWrap.wrap(b.description, width: max(10, width - Self.helpKeyWidth - 2))
+        lines.append(.key(keys: keys, description: wrapped.first ?? ""))
         for more in wrapped.dropFirst() { lines.append(.continuation(more)) }
       }
+      return lines
     }
-    lines.append(.blank)
-    lines.append(.heading("States (one colour each, everywhere)"))
-    lines.append(
-      .legend(
-        OperationState.allCases.map {
-          (StateLook.glyph($0, ascii: ascii), $0.rawValue, StateLook.style($0))
-        }
-          + [(StateLook.cancelledGlyph(ascii: ascii), "cancelled (a flag)", StateLook.cancelled)]))
-    lines.append(.heading("Conditions"))
+    var sections: [[HelpLine]] = []
+    if let type = ViewRegistry.type(of: view) {
+      // Moves are listed once, not for every page and end.
+      let own = keyMap.bindings(in: .view(view)).filter {
+        ![.pageUp, .pageDown, .first, .last, .wheel].contains($0.action)
+      }
+      var lines = section(type.title, own)
+      lines.append(.continuation("PgUp PgDn Home End, the wheel: further"))
+      sections.append(lines)
+    }
+    for group in KeyBinding.Group.allCases {
+      let bindings = keyMap.bindings(in: .global).filter { $0.group == group }
+      if !bindings.isEmpty { sections.append(section(group.rawValue, bindings)) }
+    }
+    sections.append(legends())
+    return sections
+  }
+
+  static let helpKeyWidth = 9
+
+  private func legends() -> [HelpLine] {
+    let finishedStyle = StateLook.style(.finished)
+    let waiting = Style(fg: .yellow, attrs: .bold)
     let statuses: [ConditionInfo.Status] = [
       .waiting, .evaluating, .satisfied, .failed, .waitingForExclusivity, .holdsLock, .released,
     ]
-    lines.append(
+    return [
+      .heading("States (one colour each, everywhere)"),
+      .legend(
+        OperationState.allCases.map {
+          (String(StateLook.glyph($0, ascii: ascii)), $0.rawValue, StateLook.style($0))
+        }
+          + [
+            (
+              String(StateLook.cancelledGlyph(ascii: ascii)), "cancelled (a flag)",
+              StateLook.cancelled
+            )
+          ]),
+      .heading("Conditions"),
       .legend(
         statuses.map {
-          (ConditionLook.glyph($0, ascii: ascii), ConditionLook.word($0), ConditionLook.style($0))
-        }))
-    lines.append(.heading("Dependencies"))
-    lines.append(
-      .legend(
-        ascii
-          ? [("2", "/3: two of three finished", .plain)]
-          : [
-            ("✓", "finished", StateLook.style(.finished)),
-            ("…", "still waiting", Style(fg: .yellow, attrs: .bold)),
-          ]))
-    return lines
+          (
+            String(ConditionLook.glyph($0, ascii: ascii)), ConditionLook.word($0),
+            ConditionLook.style($0)
+          )
+        }),
+      .heading("Dependencies and arrows"),
+      .legend([
+        ("1/3", "deps: one of three finished", waiting), ("3/3", "all finished", finishedStyle),
+      ]),
+      .legend([
+        (ascii ? "a <-- b" : "a ◄── b", "means b waits for a;", .plain),
+        (ascii ? "b -> a" : "b → a", "too", .plain),
+      ]),
+      .legend([
+        ("d", "timeline: the selected one waits for it", waiting),
+        ("w", "it waits for the selected one", waiting),
+      ]),
+    ]
   }
 
-  /// Help lines laid out for a column width: legends wrap onto as many rows as their items need.
-  typealias HelpRow = (line: HelpLine, items: [(Character, String, Style)])
+  /// Laid out for a column width: legends wrap onto as many rows as their items need.
+  typealias HelpRow = (line: HelpLine, items: [(glyph: String, text: String, style: Style)])
 
-  func helpRows(width: Int) -> [HelpRow] {
+  func helpRows(_ section: [HelpLine], width: Int) -> [HelpRow] {
     var rows: [HelpRow] = []
-    for line in helpLines(width: width) {
+    for line in section {
       guard case .legend(let items) = line else {
         rows.append((line, []))
         continue
       }
-      var current: [(Character, String, Style)] = []
+      var current: [(glyph: String, text: String, style: Style)] = []
       var used = 0
       for item in items {
-        let w = item.text.count + 4
+        let w = item.glyph.count + item.text.count + 4
         if used + w > width && !current.isEmpty {
           rows.append((line, current))
           current = []
@@ -82,49 +145,83 @@ extension BoardRenderer {
     return rows
   }
 
-  /// The help over the board: one column, or two when one would not fit and the screen is wide.
-  mutating func drawHelp(_ ui: inout BoardUIState) {
-    let boxWidth = min(width - 2, 104)
-    let inner = boxWidth - 4
-    var columns = [helpRows(width: inner)]
-    let room = height - 2 - 2
-    if columns[0].count > room && inner >= 90 {
-      let half = (inner - 3) / 2
-      let rows = helpRows(width: half)
-      // Split at the heading nearest the middle, so no group is cut in two.
-      let headings = rows.indices.filter {
-        if case .heading = rows[$0].line { true } else { false }
+  /// The help flowed into as few columns as fit the screen without scrolling (up to three, each
+  /// at least 38 wide), with a blank line between sections when there is room for it; a column
+  /// never ends on a heading. When even three do not fit, one column that scrolls.
+  func helpColumns(for view: BoardView, inner: Int, room: Int) -> (width: Int, columns: [[HelpRow]])
+  {
+    for n in 1...3 {
+      // One column reads best up to 100 wide; more columns share the box.
+      let width = n == 1 ? min(inner, 100) : (inner - 3 * (n - 1)) / n
+      guard n == 1 || width >= 38 else { break }
+      let sections = helpSections(for: view, width: width).map { helpRows($0, width: width) }
+      for gaps in [true, false] {
+        var columns: [[HelpRow]] = [[]]
+        for (i, section) in sections.enumerated() {
+          var rows = section
+          if gaps && i > 0 { rows.insert((.blank, []), at: 0) }
+          for row in rows {
+            var column = columns[columns.count - 1]
+            let full = column.count >= room
+            let headingAtBottom: Bool = {
+              if case .heading = row.line { return column.count >= room - 1 }
+              return false
+            }()
+            if full || headingAtBottom {
+              columns.append([])
+              column = []
+              if case .blank = row.line { continue }
+            }
+            column.append(row)
+            columns[columns.count - 1] = column
+          }
+        }
+        if columns.count <= n { return (width, columns) }
       }
-      let cut =
-        headings.min { abs($0 - rows.count / 2) < abs($1 - rows.count / 2) } ?? rows.count / 2
-      var right = Array(rows[cut...])
-      if case .blank? = right.first?.line { right.removeFirst() }
-      columns = [Array(rows[..<cut]), right]
     }
+    let width = min(inner, 100)
+    let sections = helpSections(for: view, width: width).map { helpRows($0, width: width) }
+    return (width, [Array(sections.joined(separator: [(HelpLine.blank, [])]))])
+  }
+
+  /// The help over the board.
+  mutating func drawHelp(_ help: inout HelpOverlay, view: BoardView) {
+    let boxWidth = min(width - 2, 160)
+    let inner = boxWidth - 4
+    // Between the header and the status line, which says what a key did.
+    let room = height - 3 - 2
+    let (columnWidth, columns) = helpColumns(for: view, inner: inner, room: room)
     let tallest = columns.map(\.count).max() ?? 0
-    let boxHeight = min(height - 2, tallest + 2)
+    let boxHeight = min(height - 3, tallest + 2)
+    let usedWidth = columns.count > 1 ? boxWidth : min(boxWidth, columnWidth + 4)
     let box = Rect(
-      x: (width - boxWidth) / 2, y: max(1, (height - boxHeight) / 2), width: boxWidth,
+      x: (width - usedWidth) / 2, y: max(1, (height - boxHeight) / 2), width: usedWidth,
       height: boxHeight)
     // A blank margin keeps the board behind from running into the box.
     let margin = Rect(x: box.x - 1, y: box.y - 1, width: box.width + 2, height: box.height + 2)
     canvas.fill(
       Rect(
         x: margin.x, y: max(1, margin.y), width: margin.width,
-        height: min(margin.maxY, height - 1) - max(1, margin.y)))
-    let helpKey = keyMap.binding(for: .help)?.keys.first?.label(ascii: ascii) ?? "?"
-    canvas.box(box, title: "Help · \(helpKey) or Esc closes", style: Style(fg: .cyan, attrs: .bold))
+        height: min(margin.maxY, height - 2) - max(1, margin.y)))
+    let close = keyMap.bindings(in: .help).first { $0.action == .help }
+    let keys =
+      close.map { $0.keys.prefix(3).map { $0.label(ascii: ascii) }.joined(separator: " ") } ?? "?"
+    canvas.box(
+      box, title: "Help · clock paused while it is open · \(keys) close",
+      style: Style(fg: .cyan, attrs: .bold))
     let visible = boxHeight - 2
-    ui.helpScroll = max(0, min(ui.helpScroll, tallest - visible))
-    let columnWidth = columns.count == 1 ? inner : (inner - 3) / 2
+    help.scroll.fit(total: tallest, visible: visible)
     for (c, rows) in columns.enumerated() {
       let x = box.x + 2 + c * (columnWidth + 3)
-      for (i, row) in rows.dropFirst(ui.helpScroll).prefix(visible).enumerated() {
+      for (i, row) in rows.dropFirst(help.scroll.top).prefix(visible).enumerated() {
         drawHelpRow(row, x: x, y: box.y + 1 + i, width: columnWidth)
       }
     }
     if tallest > visible {
-      let more = ui.helpScroll + visible < tallest ? "↓ more (↑↓ scroll)" : "↑ top (↑↓ scroll)"
+      let more =
+        help.scroll.hasMore(total: tallest)
+        ? (ascii ? "more below (Up/Down scroll)" : "↓ more (↑↓ scroll)")
+        : (ascii ? "at the end (Up/Down scroll)" : "↑ top (↑↓ scroll)")
       canvas.putRight(" \(more) ", maxX: box.maxX - 2, y: box.maxY - 1, style: .dim)
     }
   }
@@ -133,15 +230,17 @@ extension BoardRenderer {
     switch row.line {
     case .heading(let t): canvas.put(t, x: x, y: y, width: width, style: .title)
     case .key(let keys, let d):
-      canvas.put(keys, x: x + 1, y: y, width: 10, style: Style(fg: .cyan, attrs: .bold))
-      canvas.put(d, x: x + 12, y: y, width: width - 12)
-    case .continuation(let d): canvas.put(d, x: x + 12, y: y, width: width - 12)
+      let k = Self.helpKeyWidth
+      canvas.put(keys, x: x + 1, y: y, width: k, style: Style(fg: .cyan, attrs: .bold))
+      canvas.put(d, x: x + k + 2, y: y, width: width - k - 2)
+    case .continuation(let d):
+      canvas.put(d, x: x + Self.helpKeyWidth + 2, y: y, width: width - Self.helpKeyWidth - 2)
     case .legend:
       var lx = x + 1
       for item in row.items {
-        canvas.set(item.0, x: lx, y: y, style: item.2)
-        lx +=
-          2 + canvas.put(item.1, x: lx + 2, y: y, width: width - (lx - x) - 2, style: item.2) + 2
+        let g = canvas.put(item.glyph, x: lx, y: y, style: item.style)
+        lx += g + 1
+        lx += canvas.put(item.text, x: lx, y: y, width: width - (lx - x), style: .dim) + 3
       }
     case .blank: break
     }

@@ -17,6 +17,70 @@ struct TimelineScale {
   }
 }
 
+extension BoardView {
+  public static let timeline = BoardView("timeline")
+}
+
+extension BoardAction {
+  static let zoomIn = BoardAction("zoomIn")
+  static let zoomOut = BoardAction("zoomOut")
+}
+
+/// One row per operation, time across: each column is coloured and glyphed by the state the
+/// operation was in at that time. The window ends a little after the moment shown.
+struct TimelineView: ViewComponent {
+  static let id = BoardView.timeline
+  static let title = "In the timeline"
+  static let opener: KeyBinding? = KeyBinding(
+    BoardAction("open.timeline"), [.char("t")], "timeline: one row per operation, time across",
+    group: .views, footer: "timeline")
+  static let bindings: [KeyBinding] =
+    MoveKeys.bindings("select the operation")
+    + [
+      KeyBinding(
+        .zoomIn, [.char("z"), .char("+")], "zoom in: half the seconds per column",
+        group: .views, footer: "zoom"),
+      KeyBinding(
+        .zoomOut, [.char("Z"), .char("-")], "zoom out: twice the seconds per column",
+        group: .views, footer: "zoom"),
+    ] + OperationKeys.bindings
+  static let footer: [BoardAction] = [
+    .up, .down, .zoomIn, .zoomOut, .pauseResume, .eventBack, .eventForward, .openDetail, .back,
+  ]
+  /// Zoom steps: 0 is 0.5s per column; each step in halves it.
+  static let zooms = -6...6
+
+  var zoom = 0
+  var scroll = 0
+
+  init() {}
+
+  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
+    -> Bool
+  {
+    if let delta = SelectionMoves.delta(action, input: input, page: 10) {
+      context.status = context.shared.moveSelection(by: delta, in: context.model)
+      return true
+    }
+    guard action == .zoomIn || action == .zoomOut else { return false }
+    // Zoom keeps the time under the view's left edge; each step doubles or halves seconds per column.
+    let zoomIn = action == .zoomIn
+    let target = zoom + (zoomIn ? 1 : -1)
+    guard Self.zooms.contains(target) else {
+      context.status = StatusMessage(
+        "the timeline is zoomed \(zoomIn ? "in" : "out") as far as it goes", .rejected)
+      return true
+    }
+    zoom = target
+    context.status = StatusMessage("timeline zoom: \(TimelineScale(zoom: target).label) per column")
+    return true
+  }
+
+  mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
+    renderer.drawTimeline(r, shared, &self)
+  }
+}
+
 extension BoardRenderer {
   /// The fill of a timeline cell for a state; nil leaves it blank (not added yet, or finished).
   static func timelineFill(_ s: OperationState, ascii: Bool) -> Character? {
@@ -30,16 +94,12 @@ extension BoardRenderer {
     }
   }
 
-  /// One row per operation, time across: each column is coloured and glyphed by the state the
-  /// operation was in at that time. The window ends a little after the moment shown.
-  mutating func drawTimeline(_ r: Rect, _ ui: inout BoardUIState) {
-    let scale = TimelineScale(zoom: ui.timelineZoom)
-    canvas.titleRule(
-      "Timeline · \(scale.label) per column", in: r.rows(from: 0, count: 1),
-      right: "z/Z zoom · ↑↓ select")
-    let list = ui.operations
+  mutating func drawTimeline(_ r: Rect, _ shared: SharedState, _ view: inout TimelineView) {
+    let scale = TimelineScale(zoom: view.zoom)
+    canvas.titleRule("Timeline · \(scale.label) per column", in: r.rows(from: 0, count: 1))
+    let list = shared.operations
     let count = list.count(model)
-    guard r.height >= 5 else { return }
+    guard r.height >= 6 else { return }
     let nameWidth = min(max(model.longestOperationName, 6), 18)
     let trackX = r.x + 2 + nameWidth + 1
     let trackWidth = r.maxX - trackX - 1
@@ -61,33 +121,28 @@ extension BoardRenderer {
       c += 10
     }
     let nowColumn = Int(((now - start) / scale.secondsPerColumn).rounded(.down))
-    let rows = Rect(x: r.x, y: r.y + 2, width: r.width, height: r.height - 4)
+    // Rows between the time axis and two legend lines.
+    let rows = Rect(x: r.x, y: r.y + 2, width: r.width, height: r.height - 5)
     if count == 0 {
       canvas.put(" no operations yet", x: rows.x, y: rows.y, width: rows.width, style: .dim)
       return
     }
-    let selectedPosition = list.position(of: ui.selectedOperation).position
-    if selectedPosition < ui.timelineScroll { ui.timelineScroll = selectedPosition }
-    if selectedPosition >= ui.timelineScroll + rows.height {
-      ui.timelineScroll = selectedPosition - rows.height + 1
-    }
-    ui.timelineScroll = max(0, min(ui.timelineScroll, count - rows.height))
-    let selected = selectedRow(ui)
+    let selected = shared.selectedRow(in: model)
+    let selectedIndex = selected.map(\.index)
+    let focus = selectedIndex.map { list.position(of: $0).position }
+    view.scroll = ScrollWindow.top(view.scroll, keeping: focus, visible: rows.height, count: count)
     let deps = Set(selected?.dependencies ?? [])
     let dependents = Set(selected?.dependents ?? [])
     for line in 0..<rows.height {
-      let position = ui.timelineScroll + line
+      let position = view.scroll + line
       guard position < count else { break }
       let index = list.modelIndex(at: position)
       let op = model.operations[index]
       let y = rows.y + line
-      let isSelected = index == ui.selectedOperation
-      // In ASCII the arrows would read like the selection mark: letters instead.
+      let isSelected = index == selectedIndex
+      // Letters, not arrows: d for what the selected one waits for, w for what waits for it.
       let mark: Character =
-        isSelected
-        ? "›"
-        : deps.contains(op.name)
-          ? (ascii ? "D" : "→") : dependents.contains(op.name) ? (ascii ? "W" : "←") : " "
+        isSelected ? "›" : deps.contains(op.name) ? "d" : dependents.contains(op.name) ? "w" : " "
       canvas.set(
         mark, x: rows.x, y: y, style: isSelected ? .bold : Style(fg: .yellow, attrs: .bold))
       let warned = !model.warnings(about: op.name).isEmpty
@@ -121,11 +176,15 @@ extension BoardRenderer {
       canvas.put(
         "\(StateLook.cancelledGlyph(ascii: ascii)) cancel", x: x, y: legendY,
         style: StateLook.cancelled) + 2
-    if let s = selected, x < r.maxX - 10 {
-      let (d, w) = ascii ? ("D", "W") : ("→", "←")
-      canvas.put(
-        "\(d) \(s.name) waits for · \(w) waits for \(s.name)", x: x, y: legendY,
-        width: r.maxX - x, style: .dim)
+    if let s = selected {
+      let y = legendY + 1
+      var x = r.x + 1
+      x += canvas.put("›", x: x, y: y, style: .bold) + 1
+      x += canvas.put("\(s.name)  ", x: x, y: y, width: r.maxX - x, style: .dim)
+      x += canvas.put("d", x: x, y: y, style: Style(fg: .yellow, attrs: .bold)) + 1
+      x += canvas.put("\(s.name) waits for it  ", x: x, y: y, width: r.maxX - x, style: .dim)
+      x += canvas.put("w", x: x, y: y, style: Style(fg: .yellow, attrs: .bold)) + 1
+      canvas.put("it waits for \(s.name)", x: x, y: y, width: r.maxX - x, style: .dim)
     }
   }
 

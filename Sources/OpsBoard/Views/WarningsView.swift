@@ -1,8 +1,38 @@
 import OpsEngine
 
+extension BoardView {
+  public static let warnings = BoardView("warnings")
+}
+
+/// Every warning the engine raised so far, oldest first, each with the sentence that teaches.
+struct WarningsView: ViewComponent {
+  static let id = BoardView.warnings
+  static let title = "In the warnings"
+  static let opener: KeyBinding? = KeyBinding(
+    BoardAction("open.warnings"), [.char("w")], "the warnings: what went wrong, and why",
+    group: .views, footer: "warnings")
+  static let bindings: [KeyBinding] = MoveKeys.bindings("scroll", footer: "scroll")
+  static let footer: [BoardAction] = [.up, .down, .pauseResume, .step, .back]
+
+  var scroll = DocumentScroll()
+
+  init() {}
+
+  mutating func opened(_ context: inout ViewContext) { scroll = DocumentScroll() }
+
+  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
+    -> Bool
+  {
+    scroll.perform(action, input: input)
+  }
+
+  mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
+    renderer.drawWarnings(r, &scroll)
+  }
+}
+
 extension BoardRenderer {
-  /// Every warning the detector raised so far, oldest first, each with the sentence that teaches.
-  mutating func drawWarnings(_ r: Rect, _ ui: inout BoardUIState) {
+  mutating func drawWarnings(_ r: Rect, _ scroll: inout DocumentScroll) {
     let warnings = model.warnings
     canvas.titleRule(
       "Warnings · \(warnings.count)", in: r.rows(from: 0, count: 1), right: "Esc back")
@@ -23,8 +53,8 @@ extension BoardRenderer {
         lines.append([("           " + line, .plain)])
       }
     }
-    ui.warningsScroll = max(0, min(ui.warningsScroll, lines.count - rows.height))
-    for (i, line) in lines.dropFirst(ui.warningsScroll).prefix(rows.height).enumerated() {
+    scroll.fit(total: lines.count, visible: rows.height)
+    for (i, line) in lines.dropFirst(scroll.top).prefix(rows.height).enumerated() {
       var x = rows.x
       for piece in line {
         x += canvas.put(piece.text, x: x, y: rows.y + i, width: rows.maxX - x, style: piece.style)

@@ -36,7 +36,7 @@ public struct QueueInfo: Sendable, Equatable {
   public var executing: Int { counts[.executing] }
   /// Foundation's `operationCount`: operations added that have not finished.
   public var operationCount: Int { counts.total - counts[.finished] }
-  public var limitText: String { maxConcurrent.map(String.init) ?? "∞" }
+  public var limitText: String { OpsEngine.limitText(maxConcurrent) }
   public var isAtLimit: Bool { maxConcurrent.map { executing >= $0 } ?? false }
 }
 
