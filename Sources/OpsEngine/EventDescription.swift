@@ -51,7 +51,7 @@ extension EventKind {
     case .completion: return "completion block ran"
     case .cycleDetected(let ops):
       return
-        "dependency cycle \((ops + [ops.first ?? ""]).joined(separator: " → ")): these can never start"
+        "dependency cycle \(Projection.cycleText(ops)): these can never start"
     case .command(let c, _, let v, let source):
       let mark =
         switch source {

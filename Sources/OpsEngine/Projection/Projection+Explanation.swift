@@ -51,9 +51,12 @@ extension Projection {
     }
   }
 
-  /// `a → b → c → a`: each waits for the next.
+  /// `a → b → c → a`: each waits for the next. A long cycle is shortened in the middle, so a warning
+  /// per member does not repeat thousands of names.
   public static func cycleText(_ cycle: [String]) -> String {
-    (cycle + [cycle.first ?? ""]).joined(separator: " → ")
+    guard cycle.count > 8 else { return (cycle + [cycle.first ?? ""]).joined(separator: " → ") }
+    let head = cycle.prefix(4).joined(separator: " → ")
+    return head + " → … (\(cycle.count - 5) more) → \(cycle[cycle.count - 1]) → \(cycle[0])"
   }
 
   private func lockText(_ lock: (category: String, holder: String)) -> String {

@@ -38,7 +38,10 @@ public struct Projection: Sendable, Equatable {
   private var warningsBySubject: [String: [Int]] = [:]
   /// Dependents that named an operation before it was added to any queue.
   private var dependentsOfUnknown: [String: [String]] = [:]
-  private var cycleMembers: Set<String> = []
+  /// The reported cycles each operation belongs to (indices into `cycles`).
+  private var cyclesOf: [String: [Int]] = [:]
+  /// Cycles a member of which has finished (a cancel broke them): no longer a reason to wait.
+  private var brokenCycles = Set<Int>()
   /// The producer of the operation about to be added (didProduce comes right before operationAdded).
   private var producer: (producer: String, produced: String)?
 
@@ -81,10 +84,8 @@ public struct Projection: Sendable, Equatable {
 
   /// The cycle an operation belongs to, if any, while it is unfinished.
   public func cycle(containing name: String) -> [String]? {
-    guard cycleMembers.contains(name) else { return nil }
-    return cycles.first {
-      $0.contains(name) && $0.allSatisfy { operation(named: $0)?.state != .finished }
-    }
+    guard let i = cyclesOf[name]?.first(where: { !brokenCycles.contains($0) }) else { return nil }
+    return cycles[i]
   }
 
   // MARK: - Folding
@@ -192,8 +193,8 @@ public struct Projection: Sendable, Equatable {
     case .didProduce(let o, let produced):
       producer = (o, produced)
     case .cycleDetected(let ops):
+      for o in ops { cyclesOf[o, default: []].append(cycles.count) }
       cycles.append(ops)
-      cycleMembers.formUnion(ops)
       for o in ops { updateOperation(o) { $0.inCycle = true } }
     case .warning(let kind, let subject, let message):
       warningsBySubject[subject, default: []].append(warnings.count)
@@ -251,7 +252,7 @@ public struct Projection: Sendable, Equatable {
       enteredState: time, dependencies: deps, conditions: conditions,
       history: [StateVisit(state: .initialized, time: time, cause: nil)])
     op.dependents = dependentsOfUnknown.removeValue(forKey: o) ?? []
-    op.inCycle = cycleMembers.contains(o)
+    op.inCycle = cyclesOf[o] != nil
     if let p = producer, p.produced == o {
       op.producedBy = p.producer
       producer = nil
@@ -300,7 +301,9 @@ public struct Projection: Sendable, Equatable {
     switch to {
     case .executing: executingCount += 1
     case .finishing where from == .executing: executingCount -= 1
-    case .finished: unfinishedCount -= 1
+    case .finished:
+      unfinishedCount -= 1
+      if let broken = cyclesOf[o] { brokenCycles.formUnion(broken) }
     default: break
     }
     Self.enter(&operations[i], to, from: from, cause: cause, event: event)
