@@ -98,7 +98,7 @@ struct ConditionDecoder {
     var error: String?
     if let node = map["error"] {
       if let text = node.textValue, !text.isEmpty, case .scalar = node {
-        error = text
+        if d.oneLine(text, node, map.path("error"), what: "an error message") { error = text }
       } else {
         d.error(
           node.mark, map.path("error"),

@@ -53,18 +53,44 @@ extension Diagnostics {
       error(node.mark, path, "expected \(what) at \(path), found \(node.found)")
       return nil
     }
-    guard !text.contains(where: \.isNewline) else {
-      error(node.mark, path, "expected \(what) on one line at \(path)")
-      return nil
-    }
+    guard oneLine(text, node, path, what: what) else { return nil }
     return NameRef(name: text, mark: node.mark, path: path)
   }
 
-  /// Free text (title, notes, an error message); null reads as empty.
-  func text(_ node: Node, _ path: String) -> String? {
+  /// Whether `text` (a name, a title, an error message) is one line without control characters;
+  /// reports the first offending character otherwise. They would reach the terminal when the name is
+  /// printed: `\e[2J` clears the screen, `\e]0;…\a` retitles the window.
+  func oneLine(_ text: String, _ node: Node, _ path: String, what: String) -> Bool {
+    guard !text.contains(where: \.isNewline) else {
+      error(node.mark, path, "expected \(what) on one line at \(path)")
+      return false
+    }
+    return noControlCharacters(text, node, path, what: what, allowed: [])
+  }
+
+  /// Reports the first control character (C0, DEL or C1) of `text` that is not `allowed`.
+  func noControlCharacters(
+    _ text: String, _ node: Node, _ path: String, what: String, allowed: Set<Unicode.Scalar>
+  ) -> Bool {
+    guard let bad = text.unicodeScalars.first(where: { $0.isControl && !allowed.contains($0) })
+    else { return true }
+    error(
+      node.mark, path,
+      "control character \(bad.codePoint) in \(what) at \(path): text in a scenario cannot "
+        + "contain control characters\(allowed.isEmpty ? "" : " other than newlines and tabs")")
+    return false
+  }
+
+  /// Free text (notes: several lines allowed; a title when `oneLine` says what it is); null reads as
+  /// empty.
+  func text(_ node: Node, _ path: String, oneLine what: String? = nil) -> String? {
     if node.isNull { return "" }
     guard let text = node.textValue else {
       error(node.mark, path, "expected text at \(path), found \(node.found)")
+      return nil
+    }
+    if let what { return oneLine(text, node, path, what: what) ? text : nil }
+    guard noControlCharacters(text, node, path, what: "text", allowed: ["\n", "\t"]) else {
       return nil
     }
     return text
@@ -150,6 +176,17 @@ extension Diagnostics {
       refs.append(ref)
     }
     return refs
+  }
+}
+
+extension Unicode.Scalar {
+  /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F): the characters a terminal acts on.
+  var isControl: Bool { value < 0x20 || (value >= 0x7F && value <= 0x9F) }
+
+  /// `U+001B`.
+  var codePoint: String {
+    let hex = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 }
 

@@ -61,7 +61,9 @@ struct OperationDecoder {
     }
     if let node = map["fails"] {
       if let text = node.textValue, !text.isEmpty, case .scalar = node {
-        spec.work.fails = text
+        if d.oneLine(text, node, map.path("fails"), what: "an error message") {
+          spec.work.fails = text
+        }
       } else {
         d.error(
           node.mark, map.path("fails"),

@@ -24,12 +24,8 @@ struct ScenarioDecoder {
     {
       draft.id = id.name
     }
-    if let node = top["title"], let title = diagnostics.text(node, "title") {
-      if title.contains(where: \.isNewline) {
-        diagnostics.error(node.mark, "title", "expected a one-line title at title")
-      } else {
-        draft.title = title
-      }
+    if let node = top["title"], let title = diagnostics.text(node, "title", oneLine: "a title") {
+      draft.title = title
     }
     if let node = top["notes"], let notes = diagnostics.text(node, "notes") { draft.notes = notes }
     if let node = top["speed"] {

@@ -18,13 +18,19 @@ struct ScenarioValidator {
     let ops = draft.operations
     let index = Dictionary(
       ops.enumerated().map { ($1.name.name, $0) }, uniquingKeysWith: { a, _ in a })
-    let allOperations = ops.map(\.name.name)
+    // Prepared on the first suggestion only: a valid file never pays for it.
+    var operationIndex: NearMiss.Index?
+    func suggestOperation(_ name: String) -> String? {
+      let index = operationIndex ?? NearMiss.Index(ops.map(\.name.name))
+      operationIndex = index
+      return index.suggestion(for: name)
+    }
 
     func checkOperation(_ ref: NameRef, role: String) -> Int? {
       if let i = index[ref.name] { return i }
       diagnostics.error(
         ref.mark, ref.path, "unknown operation '\(ref.name)' at \(ref.path)\(role)",
-        suggestion: NearMiss.suggestion(for: ref.name, among: allOperations))
+        suggestion: suggestOperation(ref.name))
       return nil
     }
 
@@ -99,8 +105,12 @@ struct ScenarioValidator {
           + "'produces' entry or as a condition's 'dependency'")
     }
     checkInnerQueueNames(queues, ops)
+    let innerQueues = ops.filter { !$0.children.isEmpty }.map { "\($0.name.name).children" }
+    let innerQueueSet = Set(innerQueues)
     let actions = draft.actions.filter {
-      checkAction($0, queues: queueNames, ops: ops, index: index)
+      checkAction(
+        $0, queues: queueNames, innerQueues: (innerQueues, innerQueueSet), index: index,
+        suggestOperation: suggestOperation)
     }
 
     let firstQueue = queues[0].spec.name
@@ -121,7 +131,9 @@ struct ScenarioValidator {
         produced: op.produced)
     }
     scenario.actions = actions.map { ScenarioAction(at: $0.at, command: $0.command) }
-    scenario.warnings = DependencyCycles.find(in: scenario.operations).map(cycleWarning)
+    scenario.warnings =
+      DependencyCycles.find(in: scenario.operations).map(cycleWarning)
+      + GroupDeadlocks.find(in: scenario.operations)
     return scenario
   }
 
@@ -187,22 +199,24 @@ struct ScenarioValidator {
     }
   }
 
+  /// `innerQueues`: the groups' inner queues, which actions may name (they exist once the group has
+  /// started).
   private func checkAction(
-    _ action: ActionDraft, queues: Set<String>, ops: [OperationDraft], index: [String: Int]
+    _ action: ActionDraft, queues: Set<String>, innerQueues: ([String], Set<String>),
+    index: [String: Int],
+    suggestOperation: (String) -> String?
   ) -> Bool {
     switch action.target {
     case .operation(let ref):
       guard index[ref.name] == nil else { return true }
       diagnostics.error(
         ref.mark, ref.path, "unknown operation '\(ref.name)' at \(ref.path)",
-        suggestion: NearMiss.suggestion(for: ref.name, among: ops.map(\.name.name)))
+        suggestion: suggestOperation(ref.name))
     case .queue(let ref):
-      // Actions may also name a group's inner queue, which exists once the group has started.
-      let inner = ops.filter { !$0.children.isEmpty }.map { "\($0.name.name).children" }
-      guard !queues.contains(ref.name), !inner.contains(ref.name) else { return true }
+      guard !queues.contains(ref.name), !innerQueues.1.contains(ref.name) else { return true }
       diagnostics.error(
         ref.mark, ref.path, "unknown queue '\(ref.name)' at \(ref.path)",
-        suggestion: NearMiss.suggestion(for: ref.name, among: queues.sorted() + inner))
+        suggestion: NearMiss.suggestion(for: ref.name, among: queues.sorted() + innerQueues.0))
     }
     return false
   }

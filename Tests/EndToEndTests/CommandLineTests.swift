@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs the built `opsview` with arguments, no terminal, and collects what it printed.
-private func opsview(_ arguments: [String], cwd: String? = nil) throws -> (
+func opsview(_ arguments: [String], cwd: String? = nil) throws -> (
   status: Int32, out: String, err: String
 ) {
   let binary = try #require(OpsviewBinary.path, "opsview was not found; run `swift build` first")
@@ -29,7 +29,7 @@ private func opsview(_ arguments: [String], cwd: String? = nil) throws -> (
   )
 }
 
-private func temporaryFile(_ name: String, _ text: String) throws -> String {
+func temporaryFile(_ name: String, _ text: String) throws -> String {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("opsview-cli-\(getpid())")
   try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
   let url = dir.appendingPathComponent(name)
