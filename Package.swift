@@ -17,7 +17,8 @@ let package = Package(
   ],
   targets: [
     // Room 1: the operation engine. No terminal code.
-    .target(name: "OpsEngine", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+    .target(
+      name: "OpsEngine", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
     // Room 2: the scenario format, loader and built-in catalogue (embedded by a build plugin).
     .target(
       name: "OpsScenarios",
@@ -25,13 +26,16 @@ let package = Package(
       plugins: ["EmbedScenariosPlugin"]
     ),
     .executableTarget(name: "ScenarioEmbedder"),
-    .plugin(name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
+    .plugin(
+      name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
     // Room 3: the board model (a fold of events), layout and rendering into cells. No curses.
     .target(name: "OpsBoard", dependencies: ["OpsEngine"]),
     // Room 4: the only code that touches ncursesw.
     // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
     .systemLibrary(name: "CNCursesW"),
-    .target(name: "OpsTerminal", dependencies: ["OpsBoard", "CNCursesW"]),
+    // Signal handlers and their state, in C (async-signal-safe code, one copy of the state).
+    .target(name: "CTerminalSignals"),
+    .target(name: "OpsTerminal", dependencies: ["OpsBoard", "CNCursesW", "CTerminalSignals"]),
     // Room 5: the command line.
     .executableTarget(
       name: "opsview",
@@ -41,12 +45,15 @@ let package = Package(
       ]
     ),
     // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput, frame rendering.
-    .executableTarget(name: "opsview-bench", dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard"]),
+    .executableTarget(
+      name: "opsview-bench", dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard"]),
     .testTarget(
       name: "OpsEngineTests",
       dependencies: ["OpsEngine", .product(name: "PropertyBased", package: "swift-property-based")]
     ),
-    .testTarget(name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine"], resources: [.copy("Malformed")]),
+    .testTarget(
+      name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine"],
+      resources: [.copy("Malformed")]),
     .testTarget(
       name: "OpsBoardTests",
       dependencies: [

@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// Reads `conditions:`. Items are `{mutuallyExclusive: CATEGORY}`, a built-in condition by name
 /// (`noFailedDependencies`, `noCancelledDependencies`), or a scripted `{name, dependency, evaluate,

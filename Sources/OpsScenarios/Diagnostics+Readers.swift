@@ -1,5 +1,3 @@
-import Yams
-
 /// Typed reading of YAML nodes. Each reader reports what it expected and what it found, and returns nil
 /// when the value is unusable, so decoding carries on and finds the next problem too.
 extension Diagnostics {
@@ -7,10 +5,11 @@ extension Diagnostics {
   static let maxSeconds = 1_000_000.0
 
   func mapping(_ node: Node, _ path: String, expected: String) -> MapNode? {
-    guard case .mapping(let m) = node else {
+    guard case .mapping(let m, _) = node else {
       error(node.mark, path, "expected \(expected) at \(Path.place(path)), found \(node.found)")
       return nil
     }
+    guard visit(m.count, at: node.mark) else { return nil }
     var entries: [MapNode.Entry] = []
     for (key, value) in m {
       guard let text = key.textValue, case .scalar = key else {
@@ -23,11 +22,12 @@ extension Diagnostics {
   }
 
   func sequence(_ node: Node, _ path: String, expected: String) -> [Node]? {
-    guard case .sequence(let s) = node else {
+    guard case .sequence(let s, _) = node else {
       error(node.mark, path, "expected \(expected) at \(path), found \(node.found)")
       return nil
     }
-    return Array(s)
+    guard visit(s.count, at: node.mark) else { return nil }
+    return s
   }
 
   /// Reports every key that is not in `allowed`, with a near-miss suggestion.
@@ -61,6 +61,8 @@ extension Diagnostics {
   /// reports the first offending character otherwise. They would reach the terminal when the name is
   /// printed: `\e[2J` clears the screen, `\e]0;…\a` retitles the window.
   func oneLine(_ text: String, _ node: Node, _ path: String, what: String) -> Bool {
+    // Most names are printable ASCII: one pass over the bytes settles them.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return true }
     guard !text.contains(where: \.isNewline) else {
       error(node.mark, path, "expected \(what) on one line at \(path)")
       return false
@@ -167,9 +169,16 @@ extension Diagnostics {
       return nil
     }
     var refs: [NameRef] = []
+    var seen = Set<String>()  // for long lists; short ones are scanned
     for (i, item) in items.enumerated() {
       guard let ref = name(item, Path.index(path, i), what: "\(what)") else { continue }
-      if refs.contains(where: { $0.name == ref.name }) {
+      let repeated: Bool
+      if items.count <= 16 {
+        repeated = refs.contains { $0.name == ref.name }
+      } else {
+        repeated = !seen.insert(ref.name).inserted
+      }
+      if repeated {
         error(ref.mark, ref.path, "'\(ref.name)' is listed twice in \(path)")
         continue
       }

@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// Reads one entry of `operations:`.
 struct OperationDecoder {

@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// The first pass: reads the YAML tree into a draft, reporting every malformed value with its place.
 struct ScenarioDecoder {

@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// The second pass: names that must exist, duplicates, who adds which operation, and cycles. Builds
 /// the scenario when nothing is wrong.

@@ -78,4 +78,21 @@ import Testing
           + "'c' is added only when its group 'g' starts"))
     #expect(r.out.contains("group-deadlock.yaml: ok (1 queues, 2 operations, 0 actions)"))
   }
+
+  @Test func aSymbolicLinkLoopIsCalledWhatItIs() throws {
+    let loop = try temporaryFile("loop-target.yaml", "")
+    let dir = (loop as NSString).deletingLastPathComponent
+    let link = dir + "/loop"
+    try? FileManager.default.removeItem(atPath: link)
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "loop")
+    // By bare name from its directory, and by path.
+    for (argument, cwd) in [("loop", dir), (link, "/")] {
+      let r = try opsview(["check", argument], cwd: cwd)
+      #expect(r.status == 1)
+      #expect(
+        r.out.contains(
+          "\(argument): error: is a symbolic link loop (too many levels of symbolic links)"),
+        "\(r.out)")
+    }
+  }
 }

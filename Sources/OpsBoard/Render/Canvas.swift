@@ -63,7 +63,8 @@ struct Canvas {
     grid[x, y] = Cell(c, foreground: style.fg, background: style.bg, attributes: style.attrs)
   }
 
-  /// Writes `text` from (x, y), at most `width` cells; a longer text ends in an ellipsis. Returns the
+  /// Writes `text` from (x, y), at most `width` cells; a longer text ends in an ellipsis. A wide
+  /// character (CJK, emoji) takes two cells: itself and a `CellWidth.continuation`. Returns the
   /// number of cells written.
   @discardableResult
   mutating func put(
@@ -72,22 +73,41 @@ struct Canvas {
     let limit = min(width ?? Int.max, grid.width - x)
     guard limit > 0, y >= 0, y < grid.height else { return 0 }
     let chars = ascii ? Array(Self.transliterate(text)) : Array(text)
-    let n = min(chars.count, limit)
-    let cut = chars.count > limit && ellipsis
-    for i in 0..<n {
-      let ch = cut && i == n - 1 ? (ascii ? "~" : "…") : chars[i]
-      if x + i >= 0 {
-        grid[x + i, y] = Cell(
-          ch, foreground: style.fg, background: style.bg, attributes: style.attrs)
-      }
+    let widths = ascii ? [] : chars.map(CellWidth.columns)
+    func columns(_ i: Int) -> Int { ascii ? 1 : widths[i] }
+    let total = ascii ? chars.count : widths.reduce(0, +)
+    let cut = total > limit
+    // Room for the text, less one cell for the ellipsis when it is cut.
+    let room = cut && ellipsis ? limit - 1 : limit
+    func write(_ ch: Character, at column: Int) {
+      guard x + column >= 0 else { return }
+      grid[x + column, y] = Cell(
+        ch, foreground: style.fg, background: style.bg, attributes: style.attrs)
     }
-    return n
+    var used = 0
+    for (i, ch) in chars.enumerated() {
+      let w = columns(i)
+      if used + w > room { break }
+      write(ch, at: used)
+      if w == 2 { write(CellWidth.continuation, at: used + 1) }
+      used += w
+    }
+    if cut && ellipsis {
+      write(ascii ? "~" : "…", at: used)
+      used += 1
+    }
+    // A wide character that did not fit leaves one cell: keep it blank rather than stale.
+    while cut && used < limit {
+      write(" ", at: used)
+      used += 1
+    }
+    return used
   }
 
   /// Writes text right-aligned to end at `maxX` (exclusive).
   @discardableResult
   mutating func putRight(_ text: String, maxX: Int, y: Int, style: Style = .plain) -> Int {
-    let n = ascii ? Self.transliterate(text).count : text.count
+    let n = ascii ? Self.transliterate(text).count : text.reduce(0) { $0 + CellWidth.columns($1) }
     return put(text, x: maxX - n, y: y, width: n, style: style)
   }
 
@@ -182,5 +202,35 @@ struct Canvas {
       }
     }
     return out
+  }
+}
+
+/// How many cells a character takes on a terminal: 2 for wide characters (CJK ideographs, kana,
+/// Hangul, fullwidth forms, emoji), 1 otherwise. The board lays text out with it; the terminal draws a
+/// wide character over its cell and the `continuation` cell after it.
+public enum CellWidth {
+  /// The right half of a wide character: the cell after it holds this and is not drawn on its own.
+  public static let continuation: Character = "\u{200B}"
+
+  public static func columns(_ character: Character) -> Int {
+    let scalars = character.unicodeScalars
+    guard let base = scalars.first else { return 1 }
+    if base.value < 0x1100 { return scalars.count > 1 && scalars.contains("\u{FE0F}") ? 2 : 1 }
+    if base.properties.isEmojiPresentation || scalars.contains("\u{FE0F}") { return 2 }
+    return isWide(base.value) ? 2 : 1
+  }
+
+  /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth.txt, W and F), without emoji,
+  /// which `isEmojiPresentation` covers.
+  private static func isWide(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+      0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+      0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
+      0x17000...0x18AFF, 0x1B000...0x1B2FF, 0x1F200...0x1F202, 0x1F210...0x1F23B,
+      0x1F240...0x1F248, 0x1F250...0x1F251, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+      true
+    default: false
+    }
   }
 }
