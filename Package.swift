@@ -44,6 +44,9 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The loader under libFuzzer (.ci/fuzz builds it with -sanitize=fuzzer -D FUZZING); otherwise a
+    // replayer of inputs (the seed corpus in Fuzz/corpus, crash reproducers).
+    .executableTarget(name: "ScenarioFuzzer", dependencies: ["OpsScenarios"]),
     // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput, frame rendering.
     .executableTarget(
       name: "opsview-bench", dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard"]),

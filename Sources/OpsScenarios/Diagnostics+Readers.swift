@@ -98,32 +98,39 @@ extension Diagnostics {
     return text
   }
 
-  func bool(_ node: Node, _ path: String) -> Bool? {
+  func bool(_ node: Node, _ path: @autoclosure () -> String) -> Bool? {
     guard let value = node.boolValue else {
-      error(node.mark, path, "expected true or false at \(path), found \(node.found)")
+      let at = path()
+      error(node.mark, at, "expected true or false at \(at), found \(node.found)")
       return nil
     }
     return value
   }
 
-  /// Seconds on the virtual clock: a number >= 0 (or > 0 when `positive`).
-  func seconds(_ node: Node, _ path: String, positive: Bool = false) -> Double? {
+  /// Seconds on the virtual clock: a number >= 0 (or > 0 when `positive`). The path is worked out
+  /// only for a problem (large files have hundreds of thousands of values).
+  func seconds(_ node: Node, _ path: @autoclosure () -> String, positive: Bool = false)
+    -> Double?
+  {
     let bound = positive ? "> 0" : ">= 0"
     guard let value = node.numberValue else {
+      let at = path()
       error(
-        node.mark, path, "expected a number of seconds \(bound) at \(path), found \(node.found)")
+        node.mark, at, "expected a number of seconds \(bound) at \(at), found \(node.found)")
       return nil
     }
     if positive ? value <= 0 : value < 0 {
+      let at = path()
       error(
-        node.mark, path,
-        "expected a number of seconds \(bound) at \(path), found \(formatNumber(value))")
+        node.mark, at,
+        "expected a number of seconds \(bound) at \(at), found \(formatNumber(value))")
       return nil
     }
     if value > Self.maxSeconds {
+      let at = path()
       error(
-        node.mark, path,
-        "expected at most \(Int(Self.maxSeconds)) seconds at \(path), found \(formatNumber(value))")
+        node.mark, at,
+        "expected at most \(Int(Self.maxSeconds)) seconds at \(at), found \(formatNumber(value))")
       return nil
     }
     return value
@@ -131,9 +138,13 @@ extension Diagnostics {
 
   /// One of an enum's raw values, with a suggestion for a near miss.
   func choice<E: RawRepresentable & CaseIterable>(
-    _ node: Node, _ path: String, what: String, _: E.Type
+    _ node: Node, _ path: @autoclosure () -> String, what: String, _: E.Type
   ) -> E? where E.RawValue == String {
-    choice(node, path, what: what, among: Array(E.allCases))
+    if let text = node.textValue, case .scalar = node, let value = E(rawValue: text) {
+      return value
+    }
+    let at = path()
+    return choice(node, at, what: what, among: Array(E.allCases))
   }
 
   func choice<E: RawRepresentable>(
@@ -153,12 +164,13 @@ extension Diagnostics {
   }
 
   /// A concurrency limit: an integer >= 0, or "default" (no limit, nil).
-  func limit(_ node: Node, _ path: String) -> Int?? {
+  func limit(_ node: Node, _ path: @autoclosure () -> String) -> Int?? {
     if node.textValue == "default" { return .some(nil) }
     if let value = node.intValue, value >= 0 { return .some(value) }
+    let at = path()
     error(
-      node.mark, path,
-      "expected an integer >= 0 or \"default\" at \(path), found \(node.found)",
+      node.mark, at,
+      "expected an integer >= 0 or \"default\" at \(at), found \(node.found)",
       suggestion: node.textValue.flatMap { NearMiss.suggestion(for: $0, among: ["default"]) })
     return nil
   }

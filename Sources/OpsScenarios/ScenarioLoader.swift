@@ -107,6 +107,12 @@ public enum ScenarioLoader {
     return "file too large (\(formatNumber(mb)) MB, \(limit))"
   }
 
+  /// The text of a file's bytes, as `load` reads it: strict UTF-8, or a problem naming the first bad
+  /// byte. For callers that have the bytes already (the fuzzer).
+  public static func decodeText(_ data: Data, file: String) throws -> String {
+    try decodeUTF8(data, file: file)
+  }
+
   /// Strict UTF-8, naming the place of the first bad byte (binary junk, Latin-1 text).
   static func decodeUTF8(_ data: Data, file: String) throws -> String {
     if let text = String(validating: data, as: UTF8.self) { return text }
