@@ -17,7 +17,8 @@ let package = Package(
   ],
   targets: [
     // Room 1: the operation engine. No terminal code.
-    .target(name: "OpsEngine", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+    .target(
+      name: "OpsEngine", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
     // Room 2: the scenario format, loader and built-in catalogue (embedded by a build plugin).
     .target(
       name: "OpsScenarios",
@@ -36,7 +37,9 @@ let package = Package(
     // Room 4: the only code that touches ncursesw.
     // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
     .systemLibrary(name: "CNCursesW"),
-    .target(name: "OpsTerminal", dependencies: ["OpsCells", "CNCursesW"]),
+    // Signal handlers and their state, in C (async-signal-safe code, one copy of the state).
+    .target(name: "CTerminalSignals"),
+    .target(name: "OpsTerminal", dependencies: ["OpsCells", "CNCursesW", "CTerminalSignals"]),
     // Room 5: the command line.
     .executableTarget(
       name: "opsview",
@@ -45,6 +48,9 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The loader under libFuzzer (.ci/fuzz builds it with -sanitize=fuzzer -D FUZZING); otherwise a
+    // replayer of inputs (the seed corpus in Fuzz/corpus, crash reproducers).
+    .executableTarget(name: "ScenarioFuzzer", dependencies: ["OpsScenarios"]),
     // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput, frame rendering, exports.
     .executableTarget(
       name: "opsview-bench", dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard", "OpsExport"]),
@@ -52,7 +58,9 @@ let package = Package(
       name: "OpsEngineTests",
       dependencies: ["OpsEngine", .product(name: "PropertyBased", package: "swift-property-based")]
     ),
-    .testTarget(name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine"], resources: [.copy("Malformed")]),
+    .testTarget(
+      name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine"],
+      resources: [.copy("Malformed")]),
     .testTarget(
       name: "OpsBoardTests",
       dependencies: [

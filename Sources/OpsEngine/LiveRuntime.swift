@@ -259,8 +259,9 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Blocks until the named operations (all enqueued ones when nil) have finished and every event
   /// published by then has reached the subscribers, or until `timeout` seconds pass. False on timeout
   /// or when a name is unknown. Do not call it from a subscriber: delivery cannot progress meanwhile.
+  /// A NaN or negative timeout does not wait; one longer than `maxTimeout` (or infinite) waits that long.
   public func waitUntilFinished(_ operations: [String]? = nil, timeout: Double) -> Bool {
-    let deadline = EngineLock.deadline(after: timeout)
+    let deadline = EngineLock.deadline(after: Self.clampedTimeout(timeout))
     lock.lock()
     let targets = operations.map { $0.map { core.operation(named: $0) } }
     if let targets, targets.contains(where: { $0 == nil }) {
@@ -278,6 +279,14 @@ public final class LiveRuntime: @unchecked Sendable {
     lock.unlock()
     if finished { flushDeliveries() }
     return finished
+  }
+
+  /// The longest wait, in seconds (about 31 years): a longer one could not be expressed as a deadline.
+  public static let maxTimeout = EngineCore.maxSeconds
+
+  static func clampedTimeout(_ timeout: Double) -> Double {
+    guard timeout > 0 else { return 0 }  // also NaN
+    return min(timeout, maxTimeout)
   }
 
   /// Returns once every event published so far has been delivered (a no-op on the delivery queue).

@@ -45,6 +45,9 @@ public final class VirtualRuntime {
       for s in subscribers { s(event) }
     }
     publisher.scheduleWake = { [unowned self] time, token in
+      // Past the end of the clock (see `maxSeconds`): never. Clamping it to the end instead would
+      // wake the lint at once, again and again.
+      guard !(time > Self.maxSeconds) else { return }
       // After everything else due at the same instant: a lint looks at the settled moment.
       scheduled += 1
       agenda.insert(
@@ -93,9 +96,23 @@ public final class VirtualRuntime {
     return Int64((min(seconds, EngineCore.maxSeconds) * 1_000_000).rounded())
   }
 
+  /// The longest span, in seconds, that a time given to the engine can mean, and the end of the
+  /// virtual clock: longer times are clamped to it, and callers that take times from users can
+  /// refuse them with this bound.
+  public static let maxSeconds = EngineCore.maxSeconds
+
+  /// The end of the virtual clock, in microseconds: it never moves past `maxSeconds`.
+  static let endOfTime = micros(maxSeconds)
+
+  /// `clock` plus `seconds`, at most the end of time (so no sum can overflow).
+  private func later(by seconds: Double) -> Int64 {
+    min(clock + Self.micros(seconds), Self.endOfTime)
+  }
+
   private func push(_ action: Action, at time: Int64) {
     scheduled += 1
-    agenda.insert(Entry(time: max(time, clock), order: scheduled, action: action))
+    agenda.insert(
+      Entry(time: min(max(time, clock), Self.endOfTime), order: scheduled, action: action))
   }
 
   // MARK: - Building
@@ -155,7 +172,7 @@ public final class VirtualRuntime {
 
   /// Moves the clock forward by `seconds`, handling everything due on the way.
   public func advance(by seconds: Double) {
-    let target = clock + Self.micros(seconds)
+    let target = later(by: seconds)
     while !isIdle, let next = agenda.min, next.time <= target { step() }
     clock = max(clock, target)
   }
@@ -225,22 +242,23 @@ extension VirtualRuntime: EngineHost {
     let w = op.spec.work
     startedAt[op.id] = clock
     for p in w.produces {
-      push(.produce(op: op.id, name: p.operation), at: clock + Self.micros(p.at))
+      push(.produce(op: op.id, name: p.operation), at: later(by: p.at))
     }
     guard op.spec.kind != .group, w.finishes else { return }
-    push(.workDone(op: op.id), at: clock + Self.micros(w.effectiveDuration))
+    push(.workDone(op: op.id), at: later(by: w.effectiveDuration))
   }
 
   func evaluate(_ op: OperationRecord, condition index: Int) {
     push(
       .conditionDone(op: op.id, index: index),
-      at: clock + Self.micros(op.spec.conditions[index].evaluate))
+      at: later(by: op.spec.conditions[index].evaluate))
   }
 
   func cancelExecuting(_ op: OperationRecord) {
     // Cooperative work notices the flag at its next check, counted from when it started.
     let start = startedAt[op.id] ?? clock
     let every = max(Self.micros(op.spec.work.checkEvery), 1)
+    // No overflow: the clock stops at the end of time, and every span is at most that long.
     let check = start + ((clock - start) / every + 1) * every
     if op.spec.work.finishes && check >= start + Self.micros(op.spec.work.effectiveDuration) {
       return
@@ -249,6 +267,6 @@ extension VirtualRuntime: EngineHost {
   }
 
   func schedule(after seconds: Double, _ timer: EngineTimer) {
-    push(.timer(timer), at: clock + Self.micros(seconds))
+    push(.timer(timer), at: later(by: seconds))
   }
 }

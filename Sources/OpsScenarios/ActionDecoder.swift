@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// Reads one entry of `actions:`: `{at: SECONDS, COMMAND: TARGET}`, the same commands the keys send.
 struct ActionDecoder {

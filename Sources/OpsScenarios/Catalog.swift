@@ -49,7 +49,7 @@ public enum Catalog {
     if !looksLikePath {
       if let entry = parsed.first(where: { $0.name == name }) { return try entry.result.get() }
       if let scenario = all.first(where: { $0.id == name }) { return scenario }
-      if explicit || !FileManager.default.fileExists(atPath: name) {
+      if explicit || !FileProblem.isPresent(name) {
         throw ScenarioError(problems: [
           ScenarioProblem(
             file: nameOrPath,

@@ -5,7 +5,10 @@
 /// files (and prose in notes) are never affected.
 enum ComplexKeyGuard {
   static func find(in text: String) -> (line: Int, column: Int)? {
-    guard text.contains("&"), text.contains("*") else { return nil }
+    // Bytes, not Foundation's `contains`: this runs on every file, and large ones have neither.
+    guard text.utf8.contains(UInt8(ascii: "&")), text.utf8.contains(UInt8(ascii: "*")) else {
+      return nil
+    }
     var lineNumber = 0
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       lineNumber += 1

@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// Reads `conditions:`. Items are `{mutuallyExclusive: CATEGORY}`, a built-in condition by name
 /// (`noFailedDependencies`, `noCancelledDependencies`), or a scripted `{name, dependency, evaluate,
@@ -98,7 +97,7 @@ struct ConditionDecoder {
     var error: String?
     if let node = map["error"] {
       if let text = node.textValue, !text.isEmpty, case .scalar = node {
-        error = text
+        if d.oneLine(text, node, map.path("error"), what: "an error message") { error = text }
       } else {
         d.error(
           node.mark, map.path("error"),

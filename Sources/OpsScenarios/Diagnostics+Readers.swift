@@ -1,5 +1,3 @@
-import Yams
-
 /// Typed reading of YAML nodes. Each reader reports what it expected and what it found, and returns nil
 /// when the value is unusable, so decoding carries on and finds the next problem too.
 extension Diagnostics {
@@ -7,10 +5,11 @@ extension Diagnostics {
   static let maxSeconds = 1_000_000.0
 
   func mapping(_ node: Node, _ path: String, expected: String) -> MapNode? {
-    guard case .mapping(let m) = node else {
+    guard case .mapping(let m, _) = node else {
       error(node.mark, path, "expected \(expected) at \(Path.place(path)), found \(node.found)")
       return nil
     }
+    guard visit(m.count, at: node.mark) else { return nil }
     var entries: [MapNode.Entry] = []
     for (key, value) in m {
       guard let text = key.textValue, case .scalar = key else {
@@ -23,11 +22,12 @@ extension Diagnostics {
   }
 
   func sequence(_ node: Node, _ path: String, expected: String) -> [Node]? {
-    guard case .sequence(let s) = node else {
+    guard case .sequence(let s, _) = node else {
       error(node.mark, path, "expected \(expected) at \(path), found \(node.found)")
       return nil
     }
-    return Array(s)
+    guard visit(s.count, at: node.mark) else { return nil }
+    return s
   }
 
   /// Reports every key that is not in `allowed`, with a near-miss suggestion.
@@ -53,49 +53,84 @@ extension Diagnostics {
       error(node.mark, path, "expected \(what) at \(path), found \(node.found)")
       return nil
     }
-    guard !text.contains(where: \.isNewline) else {
-      error(node.mark, path, "expected \(what) on one line at \(path)")
-      return nil
-    }
+    guard oneLine(text, node, path, what: what) else { return nil }
     return NameRef(name: text, mark: node.mark, path: path)
   }
 
-  /// Free text (title, notes, an error message); null reads as empty.
-  func text(_ node: Node, _ path: String) -> String? {
+  /// Whether `text` (a name, a title, an error message) is one line without control characters;
+  /// reports the first offending character otherwise. They would reach the terminal when the name is
+  /// printed: `\e[2J` clears the screen, `\e]0;…\a` retitles the window.
+  func oneLine(_ text: String, _ node: Node, _ path: String, what: String) -> Bool {
+    // Most names are printable ASCII: one pass over the bytes settles them.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return true }
+    guard !text.contains(where: \.isNewline) else {
+      error(node.mark, path, "expected \(what) on one line at \(path)")
+      return false
+    }
+    return noControlCharacters(text, node, path, what: what, allowed: [])
+  }
+
+  /// Reports the first control character (C0, DEL or C1) of `text` that is not `allowed`.
+  func noControlCharacters(
+    _ text: String, _ node: Node, _ path: String, what: String, allowed: Set<Unicode.Scalar>
+  ) -> Bool {
+    guard let bad = text.unicodeScalars.first(where: { $0.isControl && !allowed.contains($0) })
+    else { return true }
+    error(
+      node.mark, path,
+      "control character \(bad.codePoint) in \(what) at \(path): text in a scenario cannot "
+        + "contain control characters\(allowed.isEmpty ? "" : " other than newlines and tabs")")
+    return false
+  }
+
+  /// Free text (notes: several lines allowed; a title when `oneLine` says what it is); null reads as
+  /// empty.
+  func text(_ node: Node, _ path: String, oneLine what: String? = nil) -> String? {
     if node.isNull { return "" }
     guard let text = node.textValue else {
       error(node.mark, path, "expected text at \(path), found \(node.found)")
       return nil
     }
+    if let what { return oneLine(text, node, path, what: what) ? text : nil }
+    guard noControlCharacters(text, node, path, what: "text", allowed: ["\n", "\t"]) else {
+      return nil
+    }
     return text
   }
 
-  func bool(_ node: Node, _ path: String) -> Bool? {
+  func bool(_ node: Node, _ path: @autoclosure () -> String) -> Bool? {
     guard let value = node.boolValue else {
-      error(node.mark, path, "expected true or false at \(path), found \(node.found)")
+      let at = path()
+      error(node.mark, at, "expected true or false at \(at), found \(node.found)")
       return nil
     }
     return value
   }
 
-  /// Seconds on the virtual clock: a number >= 0 (or > 0 when `positive`).
-  func seconds(_ node: Node, _ path: String, positive: Bool = false) -> Double? {
+  /// Seconds on the virtual clock: a number >= 0 (or > 0 when `positive`). The path is worked out
+  /// only for a problem (large files have hundreds of thousands of values).
+  func seconds(_ node: Node, _ path: @autoclosure () -> String, positive: Bool = false)
+    -> Double?
+  {
     let bound = positive ? "> 0" : ">= 0"
     guard let value = node.numberValue else {
+      let at = path()
       error(
-        node.mark, path, "expected a number of seconds \(bound) at \(path), found \(node.found)")
+        node.mark, at, "expected a number of seconds \(bound) at \(at), found \(node.found)")
       return nil
     }
     if positive ? value <= 0 : value < 0 {
+      let at = path()
       error(
-        node.mark, path,
-        "expected a number of seconds \(bound) at \(path), found \(formatNumber(value))")
+        node.mark, at,
+        "expected a number of seconds \(bound) at \(at), found \(formatNumber(value))")
       return nil
     }
     if value > Self.maxSeconds {
+      let at = path()
       error(
-        node.mark, path,
-        "expected at most \(Int(Self.maxSeconds)) seconds at \(path), found \(formatNumber(value))")
+        node.mark, at,
+        "expected at most \(Int(Self.maxSeconds)) seconds at \(at), found \(formatNumber(value))")
       return nil
     }
     return value
@@ -103,9 +138,13 @@ extension Diagnostics {
 
   /// One of an enum's raw values, with a suggestion for a near miss.
   func choice<E: RawRepresentable & CaseIterable>(
-    _ node: Node, _ path: String, what: String, _: E.Type
+    _ node: Node, _ path: @autoclosure () -> String, what: String, _: E.Type
   ) -> E? where E.RawValue == String {
-    choice(node, path, what: what, among: Array(E.allCases))
+    if let text = node.textValue, case .scalar = node, let value = E(rawValue: text) {
+      return value
+    }
+    let at = path()
+    return choice(node, at, what: what, among: Array(E.allCases))
   }
 
   func choice<E: RawRepresentable>(
@@ -125,12 +164,13 @@ extension Diagnostics {
   }
 
   /// A concurrency limit: an integer >= 0, or "default" (no limit, nil).
-  func limit(_ node: Node, _ path: String) -> Int?? {
+  func limit(_ node: Node, _ path: @autoclosure () -> String) -> Int?? {
     if node.textValue == "default" { return .some(nil) }
     if let value = node.intValue, value >= 0 { return .some(value) }
+    let at = path()
     error(
-      node.mark, path,
-      "expected an integer >= 0 or \"default\" at \(path), found \(node.found)",
+      node.mark, at,
+      "expected an integer >= 0 or \"default\" at \(at), found \(node.found)",
       suggestion: node.textValue.flatMap { NearMiss.suggestion(for: $0, among: ["default"]) })
     return nil
   }
@@ -141,15 +181,33 @@ extension Diagnostics {
       return nil
     }
     var refs: [NameRef] = []
+    var seen = Set<String>()  // for long lists; short ones are scanned
     for (i, item) in items.enumerated() {
       guard let ref = name(item, Path.index(path, i), what: "\(what)") else { continue }
-      if refs.contains(where: { $0.name == ref.name }) {
+      let repeated: Bool
+      if items.count <= 16 {
+        repeated = refs.contains { $0.name == ref.name }
+      } else {
+        repeated = !seen.insert(ref.name).inserted
+      }
+      if repeated {
         error(ref.mark, ref.path, "'\(ref.name)' is listed twice in \(path)")
         continue
       }
       refs.append(ref)
     }
     return refs
+  }
+}
+
+extension Unicode.Scalar {
+  /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F): the characters a terminal acts on.
+  var isControl: Bool { value < 0x20 || (value >= 0x7F && value <= 0x9F) }
+
+  /// `U+001B`.
+  var codePoint: String {
+    let hex = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 }
 

@@ -1,5 +1,3 @@
-import Yams
-
 /// Collects the problems of one file. After `limit` problems it only counts, so a 10 MB file full of
 /// mistakes still answers quickly with a readable list.
 final class Diagnostics {
@@ -9,7 +7,43 @@ final class Diagnostics {
   private(set) var problems: [ScenarioProblem] = []
   private(set) var dropped = 0
 
-  init(file: String) { self.file = file }
+  /// How many values reading the file may visit, and until when. Aliases let a small file stand for
+  /// an enormous tree (each alias is its anchor again): reading stops with one clear error instead
+  /// of working for minutes. Real files visit each value about once.
+  private let visitLimit: Int
+  private let deadline: ContinuousClock.Instant
+  private var visits = 0
+  private(set) var exhausted = false
+
+  /// `nodes`: how many nodes the file holds as written.
+  init(file: String, nodes: Int = 0, timeLimit: Duration = .seconds(10)) {
+    self.file = file
+    visitLimit = 2 * nodes + Self.extraVisits
+    deadline = .now + timeLimit
+  }
+
+  /// Visits beyond the file's own nodes that aliases may cause.
+  static let extraVisits = 250_000
+
+  /// Counts `count` values about to be read; false (after one error) once the budget is spent.
+  func visit(_ count: Int, at mark: Mark?) -> Bool {
+    guard !exhausted else { return false }
+    visits += count
+    if visits > visitLimit {
+      exhausted = true
+      error(
+        mark, "",
+        "aliases make this file stand for more than \(visitLimit) values (each alias repeats its "
+          + "anchor): a scenario never needs that many; write the values out")
+      return false
+    }
+    if visits & 0xFFFF < count, ContinuousClock.now > deadline {
+      exhausted = true
+      error(mark, "", "reading the file took too long; stopped here (is it a scenario?)")
+      return false
+    }
+    return true
+  }
 
   var isEmpty: Bool { problems.isEmpty }
 

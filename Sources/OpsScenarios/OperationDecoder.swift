@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// Reads one entry of `operations:`.
 struct OperationDecoder {
@@ -61,7 +60,9 @@ struct OperationDecoder {
     }
     if let node = map["fails"] {
       if let text = node.textValue, !text.isEmpty, case .scalar = node {
-        spec.work.fails = text
+        if d.oneLine(text, node, map.path("fails"), what: "an error message") {
+          spec.work.fails = text
+        }
       } else {
         d.error(
           node.mark, map.path("fails"),

@@ -23,8 +23,8 @@ struct Placement {
       for a in list where !a.silent { added[a.from].append((target, a.intoGroup)) }
     }
     var frontier: [Int] = []
-    for (i, op) in ops.enumerated() where !op.produced && parents[i] == nil {
-      queue[i] = op.queue?.name ?? firstQueue
+    for i in ops.indices where !ops[i].produced && parents[i] == nil {
+      queue[i] = ops[i].queue?.name ?? firstQueue
       frontier.append(i)
     }
     var head = 0

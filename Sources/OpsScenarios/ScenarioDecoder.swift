@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// The first pass: reads the YAML tree into a draft, reporting every malformed value with its place.
 struct ScenarioDecoder {
@@ -24,12 +23,8 @@ struct ScenarioDecoder {
     {
       draft.id = id.name
     }
-    if let node = top["title"], let title = diagnostics.text(node, "title") {
-      if title.contains(where: \.isNewline) {
-        diagnostics.error(node.mark, "title", "expected a one-line title at title")
-      } else {
-        draft.title = title
-      }
+    if let node = top["title"], let title = diagnostics.text(node, "title", oneLine: "a title") {
+      draft.title = title
     }
     if let node = top["notes"], let notes = diagnostics.text(node, "notes") { draft.notes = notes }
     if let node = top["speed"] {

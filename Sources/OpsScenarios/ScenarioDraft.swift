@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// What the first pass reads from the file, with the places of every name, before cross-references
 /// are checked.

@@ -1,5 +1,4 @@
 import OpsEngine
-import Yams
 
 /// The second pass: names that must exist, duplicates, who adds which operation, and cycles. Builds
 /// the scenario when nothing is wrong.
@@ -18,32 +17,39 @@ struct ScenarioValidator {
     let ops = draft.operations
     let index = Dictionary(
       ops.enumerated().map { ($1.name.name, $0) }, uniquingKeysWith: { a, _ in a })
-    let allOperations = ops.map(\.name.name)
+    // Prepared on the first suggestion only: a valid file never pays for it.
+    var operationIndex: NearMiss.Index?
+    func suggestOperation(_ name: String) -> String? {
+      let index = operationIndex ?? NearMiss.Index(ops.map(\.name.name))
+      operationIndex = index
+      return index.suggestion(for: name)
+    }
 
     func checkOperation(_ ref: NameRef, role: String) -> Int? {
       if let i = index[ref.name] { return i }
       diagnostics.error(
         ref.mark, ref.path, "unknown operation '\(ref.name)' at \(ref.path)\(role)",
-        suggestion: NearMiss.suggestion(for: ref.name, among: allOperations))
+        suggestion: suggestOperation(ref.name))
       return nil
     }
 
     // Who adds each operation: its group, a producer, or a condition's dependency.
     var parents: [Int: (group: Int, ref: NameRef)] = [:]
     var adders: [[Adder]] = Array(repeating: [], count: ops.count)
-    for (i, op) in ops.enumerated() {
-      if let q = op.queue, !queueNames.contains(q.name) {
+    // Indices, not `for op in ops`: each copy of a draft retains all of its fields (50,000 of them).
+    for i in ops.indices {
+      if let q = ops[i].queue, !queueNames.contains(q.name) {
         diagnostics.error(
           q.mark, q.path, "unknown queue '\(q.name)' at \(q.path)",
           suggestion: NearMiss.suggestion(for: q.name, among: queues.map(\.name.name)))
       }
-      for dep in op.dependencies {
+      for dep in ops[i].dependencies {
         guard let d = checkOperation(dep, role: "") else { continue }
         if d == i {
           diagnostics.error(dep.mark, dep.path, "operation '\(dep.name)' cannot depend on itself")
         }
       }
-      for cd in op.conditionDependencies {
+      for cd in ops[i].conditionDependencies {
         guard let d = checkOperation(cd.ref, role: " (the condition '\(cd.condition)' adds it)")
         else {
           continue
@@ -53,24 +59,24 @@ struct ScenarioValidator {
             cd.ref.mark, cd.ref.path, "operation '\(cd.ref.name)' cannot depend on itself")
         } else if !ops[d].produced {
           notProduced(
-            ops[d], by: cd.ref, "the condition '\(cd.condition)' of '\(op.name.name)' adds it")
+            ops[d], by: cd.ref, "the condition '\(cd.condition)' of '\(ops[i].name.name)' adds it")
         } else {
           adders[d].append(Adder(from: i, intoGroup: false, silent: cd.silent))
         }
       }
-      for p in op.productions {
+      for p in ops[i].productions {
         guard let d = checkOperation(p.ref, role: "") else { continue }
         if d == i {
           diagnostics.error(
             p.ref.mark, p.ref.path, "operation '\(p.ref.name)' cannot produce itself")
         } else if !ops[d].produced {
-          notProduced(ops[d], by: p.ref, "'\(op.name.name)' produces it")
+          notProduced(ops[d], by: p.ref, "'\(ops[i].name.name)' produces it")
         } else {
-          adders[d].append(Adder(from: i, intoGroup: !op.children.isEmpty, silent: false))
+          adders[d].append(Adder(from: i, intoGroup: !ops[i].children.isEmpty, silent: false))
         }
-        checkProductionTime(p, of: op)
+        checkProductionTime(p, of: ops[i])
       }
-      for child in op.children {
+      for child in ops[i].children {
         guard let c = checkOperation(child, role: "") else { continue }
         if c == i {
           diagnostics.error(
@@ -84,7 +90,7 @@ struct ScenarioValidator {
         } else if ops[c].produced {
           diagnostics.error(
             ops[c].producedMark, Path.key(ops[c].path, "produced"),
-            "'\(child.name)' is a child of '\(op.name.name)', which adds it: it cannot also be "
+            "'\(child.name)' is a child of '\(ops[i].name.name)', which adds it: it cannot also be "
               + "'produced: true'")
         } else {
           parents[c] = (i, child)
@@ -92,15 +98,20 @@ struct ScenarioValidator {
         }
       }
     }
-    for (i, op) in ops.enumerated() where op.produced && adders[i].isEmpty {
+    for i in ops.indices where ops[i].produced && adders[i].isEmpty {
+      let op = ops[i]
       diagnostics.error(
         op.producedMark, Path.key(op.path, "produced"),
         "'\(op.name.name)' is declared 'produced: true' but nothing produces it: name it in a "
           + "'produces' entry or as a condition's 'dependency'")
     }
     checkInnerQueueNames(queues, ops)
+    let innerQueues = ops.filter { !$0.children.isEmpty }.map { "\($0.name.name).children" }
+    let innerQueueSet = Set(innerQueues)
     let actions = draft.actions.filter {
-      checkAction($0, queues: queueNames, ops: ops, index: index)
+      checkAction(
+        $0, queues: queueNames, innerQueues: (innerQueues, innerQueueSet), index: index,
+        suggestOperation: suggestOperation)
     }
 
     let firstQueue = queues[0].spec.name
@@ -121,7 +132,9 @@ struct ScenarioValidator {
         produced: op.produced)
     }
     scenario.actions = actions.map { ScenarioAction(at: $0.at, command: $0.command) }
-    scenario.warnings = DependencyCycles.find(in: scenario.operations).map(cycleWarning)
+    scenario.warnings =
+      DependencyCycles.find(in: scenario.operations).map(cycleWarning)
+      + GroupDeadlocks.find(in: scenario.operations)
     return scenario
   }
 
@@ -143,18 +156,21 @@ struct ScenarioValidator {
 
   /// The set of names, reporting each repeat at its second place.
   private func unique(_ refs: [NameRef], what: String) -> Set<String> {
-    var seen: [String: NameRef] = [:]
-    for ref in refs {
-      if let first = seen[ref.name] {
-        diagnostics.error(
-          ref.mark, ref.path,
-          "duplicate \(what) name '\(ref.name)' at \(ref.path)"
-            + (first.mark.map { "; the first is at line \($0.line)" } ?? ""))
-      } else {
-        seen[ref.name] = ref
-      }
+    var seen = Set<String>(minimumCapacity: refs.count)
+    var repeated: [NameRef] = []
+    for ref in refs where !seen.insert(ref.name).inserted { repeated.append(ref) }
+    guard !repeated.isEmpty else { return seen }
+    // Rare: find each repeated name's first place.
+    var firstLine: [String: Int] = [:]  // 0: no place
+    for ref in refs where firstLine[ref.name] == nil { firstLine[ref.name] = ref.mark?.line ?? 0 }
+    for ref in repeated {
+      let line = firstLine[ref.name] ?? 0
+      diagnostics.error(
+        ref.mark, ref.path,
+        "duplicate \(what) name '\(ref.name)' at \(ref.path)"
+          + (line > 0 ? "; the first is at line \(line)" : ""))
     }
-    return Set(seen.keys)
+    return seen
   }
 
   private func notProduced(_ target: OperationDraft, by ref: NameRef, _ reason: String) {
@@ -187,22 +203,24 @@ struct ScenarioValidator {
     }
   }
 
+  /// `innerQueues`: the groups' inner queues, which actions may name (they exist once the group has
+  /// started).
   private func checkAction(
-    _ action: ActionDraft, queues: Set<String>, ops: [OperationDraft], index: [String: Int]
+    _ action: ActionDraft, queues: Set<String>, innerQueues: ([String], Set<String>),
+    index: [String: Int],
+    suggestOperation: (String) -> String?
   ) -> Bool {
     switch action.target {
     case .operation(let ref):
       guard index[ref.name] == nil else { return true }
       diagnostics.error(
         ref.mark, ref.path, "unknown operation '\(ref.name)' at \(ref.path)",
-        suggestion: NearMiss.suggestion(for: ref.name, among: ops.map(\.name.name)))
+        suggestion: suggestOperation(ref.name))
     case .queue(let ref):
-      // Actions may also name a group's inner queue, which exists once the group has started.
-      let inner = ops.filter { !$0.children.isEmpty }.map { "\($0.name.name).children" }
-      guard !queues.contains(ref.name), !inner.contains(ref.name) else { return true }
+      guard !queues.contains(ref.name), !innerQueues.1.contains(ref.name) else { return true }
       diagnostics.error(
         ref.mark, ref.path, "unknown queue '\(ref.name)' at \(ref.path)",
-        suggestion: NearMiss.suggestion(for: ref.name, among: queues.sorted() + inner))
+        suggestion: NearMiss.suggestion(for: ref.name, among: queues.sorted() + innerQueues.0))
     }
     return false
   }
@@ -210,7 +228,8 @@ struct ScenarioValidator {
   /// Produced operations and children are added by others: an own `addedAt` or a different `queue`
   /// would be silently ignored, and one whose adders are never added themselves never runs.
   private func checkPlacement(_ placement: Placement, _ ops: [OperationDraft]) {
-    for (i, op) in ops.enumerated() where op.produced || placement.isChild(i) {
+    for i in ops.indices where ops[i].produced || placement.isChild(i) {
+      let op = ops[i]
       if let mark = op.addedAtMark {
         diagnostics.error(
           mark, Path.key(op.path, "addedAt"),

@@ -1,13 +1,10 @@
-import Yams
-
 /// Scalar typing, done here rather than by Yams' regex resolver: it is much faster on large files and
 /// follows YAML 1.2 (JSON) rules, so `yes` is a string and a quoted "2" is a string, not a number.
 extension Node {
   /// The scalar's text and whether it was written plain (unquoted, no block style, no `!!str`).
   var plainScalar: (text: String, plain: Bool)? {
     guard case .scalar(let s) = self else { return nil }
-    let plain = s.style == .plain && s.tag.rawValue != Tag.Name.str.rawValue
-    return (s.string, plain)
+    return (s.string, s.plain)
   }
 
   var isNull: Bool {
@@ -48,7 +45,6 @@ extension Node {
     switch self {
     case .sequence: return "a list"
     case .mapping: return "a mapping"
-    case .alias: return "an alias"
     case .scalar(let s):
       if isNull { return "nothing" }
       let shown = s.string.count > 40 ? String(s.string.prefix(40)) + "…" : s.string

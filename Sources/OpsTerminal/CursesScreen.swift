@@ -92,6 +92,38 @@ final class CursesScreen {
     delscreen(screen)
   }
 
+  /// Ctrl-Z: gives the terminal back as `end` does (the shell gets a usable terminal while the
+  /// program is stopped), stops, and takes the screen again once continued.
+  func suspendAndStop() {
+    guard !ended else { return }
+    if mouse { mousemask(0, nil) }
+    endwin()
+    SignalGuard.cursesEnded()
+    SignalGuard.stopSelf()
+    SignalGuard.cursesStarted()
+    resume()
+  }
+
+  /// After SIGCONT: whoever had the terminal while the program was stopped (a shell after
+  /// `kill -STOP`) may have put it back in cooked mode. Leaving and entering curses mode again
+  /// restores the program's modes, the alternate screen and the keypad.
+  func reenter() {
+    guard !ended else { return }
+    endwin()
+    resume()
+  }
+
+  /// The first update after endwin puts the terminal back in the program's mode; the mouse is asked
+  /// for again and the next frame is drawn whole.
+  private func resume() {
+    doupdate()
+    if mouse {
+      mouseinterval(0)
+      mousemask(mmask_t(MouseMasks.ncurses.all), nil)
+    }
+    resized()
+  }
+
   /// The terminal changed size (ncurses has already resized the screen): re-read it, repaint all.
   func resized() {
     width = Int(max(0, getmaxx(window)))
@@ -110,7 +142,7 @@ final class CursesScreen {
   /// anything was written.
   @discardableResult
   func draw(_ grid: CellGrid) -> Bool {
-    let changed = GridDiff.changedIndices(from: drawn, to: grid)
+    let changed = Glyph.cellsToDraw(GridDiff.changedIndices(from: drawn, to: grid), in: grid)
     guard !changed.isEmpty || repaintPending else { return false }
     let columns = min(grid.width, width)
     let rows = min(grid.height, height)
@@ -126,15 +158,37 @@ final class CursesScreen {
       if let define {
         init_extended_pair(define.pair, define.foreground, define.background)
       }
-      let scalars = Glyph.scalars(for: source.character) { Int(opsview_wcwidth($0)) }
+      let continued = x + 1 < columns && grid.cells[index + 1].character == CellWidth.continuation
+      if source.character == CellWidth.continuation {
+        // The right half of a wide character is drawn with it; on its own it is a blank.
+        if x > 0, grid.cells[index - 1].character != CellWidth.continuation,
+          CellWidth.columns(grid.cells[index - 1].character) == 2
+        {
+          continue
+        }
+      }
+      let (scalars, drawnWidth) =
+        source.character == CellWidth.continuation
+        ? ([UInt32(0x20)], 1)
+        : Glyph.cell(for: source.character, cells: continued ? 2 : 1) { Int(opsview_wcwidth($0)) }
       for (offset, scalar) in scalars.enumerated() { text[offset] = wchar_t(bitPattern: scalar) }
       text[scalars.count] = 0
+      // A character the terminal draws narrow in two cells: blank the second one.
+      let blankAfter = continued && drawnWidth == 1
       var pair = style.pair
       setcchar(
         &cell, text, attr_t(style.attributes), Int16(truncatingIfNeeded: min(style.pair, 0x7FFF)),
         &pair)
       // The bottom-right cell reports ERR (the cursor cannot advance past it) but is drawn.
       mvwadd_wch(window, Int32(y), Int32(x), &cell)
+      if blankAfter {
+        var blank = cchar_t()
+        let space: [wchar_t] = [0x20, 0]
+        setcchar(
+          &blank, space, attr_t(style.attributes),
+          Int16(truncatingIfNeeded: min(style.pair, 0x7FFF)), &pair)
+        mvwadd_wch(window, Int32(y), Int32(x + 1), &blank)
+      }
     }
     wnoutrefresh(window)
     doupdate()
@@ -173,7 +227,7 @@ final class CursesScreen {
     let status = wget_wch(window, &value)
     if status == ERR {
       // A timeout, a signal (EINTR), or a terminal that is gone and reads end-of-file forever.
-      guard SignalGuard.pendingSignal == nil else { return nil }
+      guard SignalGuard.pendingSignal == nil, !SignalGuard.jobControlPending else { return nil }
       if opsview_input_hung_up(STDIN_FILENO) != 0 { return .some(.hangup) }
       if blocking {
         emptyBlockingReads += 1

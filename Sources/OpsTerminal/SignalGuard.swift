@@ -1,13 +1,21 @@
-import CNCursesW
+import CTerminalSignals
 
-/// Signals and crash safety around the curses session.
-///
-/// The state lives in `static` C variables in shim.h, and every Swift object file that calls a static
-/// inline C function gets its own copy of it: ALL calls to those helpers stay in this one file.
+/// Signals and crash safety around the curses session (the handlers and their state are in C:
+/// Sources/CTerminalSignals).
 enum SignalGuard {
-  /// Installs the quit handlers (SIGINT, SIGTERM, SIGHUP, SIGQUIT: note the signal, the loop restores
-  /// the terminal) and the last-resort crash handlers. Must run before `newterm`, so ncurses sees our
-  /// handlers and does not install its own for SIGINT/SIGTERM.
+  /// What job control asks of the loop.
+  enum JobControl {
+    /// Ctrl-Z (SIGTSTP): give the terminal back, then stop.
+    case stop
+    /// Continued (SIGCONT) after a stop the program may not have seen (`kill -STOP`): the shell may
+    /// have reset the terminal meanwhile, so curses mode is entered again.
+    case continued
+  }
+
+  /// Installs the quit handlers (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+  /// SIGPIPE: note the signal, the loop restores the terminal), the job-control handlers and the
+  /// last-resort crash handlers. Must run before `newterm`, so ncurses sees our handlers and does not
+  /// install its own for SIGINT/SIGTERM/SIGTSTP.
   static func install() throws(TerminalError) {
     guard opsview_install_signal_handlers() == 0 else {
       throw .initFailed("could not install signal handlers")
@@ -18,6 +26,23 @@ enum SignalGuard {
   static var pendingSignal: Int32? {
     let number = opsview_pending_signal()
     return number == 0 ? nil : number
+  }
+
+  /// The job control that arrived since the last call (taking it stops the nudging).
+  static func takeJobControl() -> JobControl? {
+    switch opsview_take_job_control() {
+    case 1: .stop
+    case 2: .continued
+    default: nil
+    }
+  }
+
+  /// Whether job control is waiting to be taken (the read loop stops reading then).
+  static var jobControlPending: Bool { opsview_peek_job_control() != 0 }
+
+  /// Stops the process as Ctrl-Z would; returns once it is continued. Restore the terminal first.
+  static func stopSelf() {
+    opsview_stop_self()
   }
 
   /// The loop is over: stop re-delivering a seen signal and ignore further quit signals while the

@@ -54,6 +54,15 @@ public enum TerminalApp {
     screen.draw(board.render(width: screen.width, height: screen.height, ascii: ascii))
     while true {
       if let signal = SignalGuard.pendingSignal { return .signal(signal) }
+      if let job = SignalGuard.takeJobControl() {
+        switch job {
+        case .stop: screen.suspendAndStop()
+        case .continued: screen.reenter()
+        }
+        // Time spent stopped is not played back.
+        lastTick = clock.now
+        _ = SignalGuard.takeJobControl()  // the SIGCONT that ended our own stop
+      }
       let delay = board.nextFrameDelay
       let timeout = FramePacing.timeoutMilliseconds(
         nextFrameDelay: delay, sinceLastTick: seconds(lastTick.duration(to: clock.now)))

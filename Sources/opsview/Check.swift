@@ -16,18 +16,23 @@ struct Check: ParsableCommand {
     for path in paths {
       do {
         let s = try Catalog.resolve(path)
-        for w in s.warnings { print("\(path): warning: \(w)") }
-        print(
+        for w in s.warnings { printSafe("\(path): warning: \(w)") }
+        printSafe(
           "\(path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions)"
         )
       } catch let error as ScenarioError {
         failed = true
-        print(error.description)
+        for problem in error.problems { printSafe(problem.description) }
       } catch {
         failed = true
-        print("\(path): error: \(error)")
+        printSafe("\(path): error: \(error)")
       }
     }
     if failed { throw Exit.scenarioError }
+  }
+
+  /// One line of output: whatever it quotes from a file or a path cannot act on the terminal.
+  private func printSafe(_ line: String) {
+    print(TerminalSafe.escaped(line, keepNewlines: false))
   }
 }

@@ -39,6 +39,8 @@ enum Main {
   }
 }
 
+/// Writes to stderr with control characters escaped: messages quote file names and file contents.
 func printError(_ message: String) {
-  FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+  let safe = TerminalSafe.escaped(message)
+  FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
 }

@@ -13,7 +13,12 @@ struct Play: ParsableCommand {
 
   @OptionGroup var source: ScenarioOptions
 
-  @Option(help: "Playback speed: virtual seconds per real second (default: the scenario's own).")
+  // Unconditional: `--speed -1` is a value to refuse with its bounds, not a missing one.
+  @Option(
+    parsing: .unconditional,
+    help:
+      "Playback speed: virtual seconds per real second, > 0 and <= 1000 (default: the scenario's own)."
+  )
   var speed: Double?
 
   @Flag(help: "Start paused (press Space to play, . to step one event).")
@@ -28,9 +33,7 @@ struct Play: ParsableCommand {
   var ascii = false
 
   func validate() throws {
-    if let s = speed, !(s > 0 && s <= 1000) {
-      throw ValidationError("--speed must be between 0 and 1000")
-    }
+    if let s = speed, let problem = NumberOption.speedProblem(s) { throw ValidationError(problem) }
   }
 
   func run() throws {

@@ -16,7 +16,10 @@ func resolveScenario(_ nameOrPath: String) throws -> Scenario {
   do {
     return try Catalog.resolve(nameOrPath)
   } catch let error as ScenarioError {
-    printError(error.description)
+    // One problem per line; a newline inside a problem (quoted from the file) is escaped.
+    printError(
+      error.problems.map { TerminalSafe.escaped($0.description, keepNewlines: false) }
+        .joined(separator: "\n"))
     throw Exit.scenarioError
   } catch {
     printError("opsview: \(error)")

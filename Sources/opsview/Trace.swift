@@ -20,16 +20,16 @@ struct Trace: ParsableCommand {
     help: "Output format: text (aligned, human-readable) or jsonl (one JSON object per line).")
   var format: Format = .text
 
-  @Option(help: "Stop at this many scenario seconds.")
+  @Option(
+    parsing: .unconditional,
+    help: "Stop at this many scenario seconds (from 0 to \(NumberOption.maxUntilText)).")
   var until: Double?
 
   @Flag(help: "After each change, say why each affected operation is waiting (text format only).")
   var explain = false
 
   func validate() throws {
-    if let u = until, !(u >= 0) {
-      throw ValidationError("--until must be a number of seconds >= 0")
-    }
+    if let u = until, let problem = NumberOption.untilProblem(u) { throw ValidationError(problem) }
     if explain && format != .text { throw ValidationError("--explain needs --format text") }
   }
 
@@ -40,29 +40,29 @@ struct Trace: ParsableCommand {
     var annotator: AnnotatorBox?
     switch format {
     case .jsonl:
-      runtime.subscribe { out.write($0.jsonLine) }
+      runtime.subscribe { out.write(TerminalSafe.escapedJSON($0.jsonLine)) }
     case .text:
       let names = s.queues.map(\.name) + s.operations.map(\.spec.name)
       let groups = s.operations.filter { $0.spec.kind == .group }.map(\.spec.name)
       let text = TextTrace(names: names, groups: groups)
-      out.write("# \(s.id): \(s.title)")
+      out.write(TerminalSafe.escaped("# \(s.id): \(s.title)", keepNewlines: false))
       out.write(text.header)
       let box = AnnotatorBox(TraceAnnotator(text: text, explain: explain))
       annotator = box
       runtime.subscribe { event in
-        for line in box.value.annotate(event) { out.write(line) }
-        out.write(text.line(event))
+        for line in box.value.annotate(event) { out.write(TerminalSafe.escaped(line)) }
+        out.write(TerminalSafe.escaped(text.line(event), keepNewlines: false))
       }
     }
     runtime.run(until: until)
     if format == .text {
-      for line in annotator?.finish() ?? [] { out.write(line) }
+      for line in annotator?.finish() ?? [] { out.write(TerminalSafe.escaped(line)) }
       let unfinished = s.operations.filter { op in
         let st = runtime.state(of: op.spec.name)
         return st != nil && st != .finished && st != .initialized
       }.map(\.spec.name)
       let end = until.map { "stopped at \(fixed3($0))s" } ?? "idle at \(fixed3(runtime.now))s"
-      out.write(
+      out.safeWrite(
         "# \(end): \(runtime.eventCount) events"
           + (unfinished.isEmpty
             ? ", every operation that was added finished"
@@ -88,6 +88,8 @@ final class BufferedOutput {
     buffer += "\n"
     if buffer.utf8.count > 1 << 16 { flush() }
   }
+
+  func safeWrite(_ line: String) { write(TerminalSafe.escaped(line, keepNewlines: false)) }
 
   func flush() {
     FileHandle.standardOutput.write(Data(buffer.utf8))

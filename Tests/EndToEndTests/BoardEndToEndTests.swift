@@ -161,13 +161,17 @@ struct BoardEndToEndTests {
     expectEnded(session, status: 128 + SIGINT)
   }
 
-  @Test(arguments: [SIGTERM, SIGHUP])
+  /// SIGUSR1, SIGALRM and SIGPIPE used to end the board with the alternate screen and mouse
+  /// tracking still on.
+  @Test(arguments: [SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE])
   func aSignalRestoresTheTerminal(signal: Int32) throws {
     let session = try start()
     try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
+    #expect(session.alternateScreenAndMouse == (true, true))
     let board = try #require(session.waitForChild(), "the program under test did not start")
     #expect(kill(board, signal) == 0)
     expectEnded(session, status: 128 + signal)
+    #expect(session.alternateScreenAndMouse == (false, false))
   }
 
   @Test func aSignalWhilePausedEndsItToo() throws {

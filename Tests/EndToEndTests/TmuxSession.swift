@@ -105,6 +105,18 @@ final class TmuxSession {
     }
   }
 
+  /// A tmux format about the pane (`#{alternate_on}`, `#{mouse_any_flag}`, `#{pane_tty}`).
+  func display(_ format: String) -> String {
+    ((try? run(["display-message", "-p", "-t", "e2e", format])) ?? "")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Whether the pane shows the alternate screen, and whether a program asked for mouse reports.
+  var alternateScreenAndMouse: (alternate: Bool, mouse: Bool) {
+    let flags = display("#{alternate_on} #{mouse_any_flag}").split(separator: " ")
+    return (flags.first == "1", flags.last == "1")
+  }
+
   /// The pid of the process started in the pane (the wrapper shell for `wrapped` commands).
   func panePID() -> pid_t? {
     guard let text = try? run(["display-message", "-p", "-t", "e2e", "#{pane_pid}"]) else {

@@ -381,26 +381,55 @@ struct ExpectedProblem: CustomStringConvertible, Sendable {
     #expect(s.id == "cycle")
   }
 
-  @Test func tenMegabyteFileIsRejectedBeforeParsing() throws {
+  @Test func fileOverTheLimitIsRejectedBeforeReading() throws {
     let dir = FileManager.default.temporaryDirectory.appending(path: "opsview-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    // Plausible YAML all the way, so only the size can reject it.
-    var text = "scenario: huge\noperations:\n"
-    let line = "  - {name: op, work: 1}  # padding padding padding padding padding padding\n"
-    text += String(repeating: line, count: 10 * 1024 * 1024 / line.utf8.count + 1)
+    // A sparse file: 65 MB on paper, nothing on disk; only its size can reject it.
     let path = dir.appending(path: "huge.yaml").path
-    try text.write(toFile: path, atomically: false, encoding: .utf8)
-    let start = ContinuousClock.now
+    #expect(FileManager.default.createFile(atPath: path, contents: Data("operations:\n".utf8)))
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.truncate(atOffset: UInt64(ScenarioLoader.maxFileSize) + 1_000_000)
+    try handle.close()
     let error = try #require(throws: ScenarioError.self) { try ScenarioLoader.load(path: path) }
-    #expect(ContinuousClock.now - start < .seconds(1))
     #expect(error.problems.count == 1)
-    #expect(error.problems.first?.message == "file too large (10.5 MB, limit 1 MB)")
+    #expect(error.problems.first?.message == "file too large (65 MB, limit 64 MB)")
     #expect(error.problems.first?.line == nil)
-    // The same text handed over directly is rejected the same way.
+    // The same size handed over directly is rejected the same way.
+    let text = String(repeating: "#", count: ScenarioLoader.maxFileSize + 1)
     #expect(throws: ScenarioError.self) {
       try ScenarioLoader.parse(text, file: "huge.yaml", defaultID: "huge")
     }
+  }
+
+  /// The old limit (1 MB) refused real files: 20,000 operations take 1.5 MB.
+  @Test func fileOverTheOldLimitLoads() throws {
+    var text = "operations:\n  - {name: operation0, work: 1}\n"
+    for i in 1..<20_000 {
+      text += "  - {name: operation\(i), work: 1, dependencies: [operation\(i - 1)]}\n"
+    }
+    #expect(text.utf8.count > 1_000_000)
+    let s = try ScenarioLoader.parse(text, file: "big.yaml", defaultID: "big")
+    #expect(s.operations.count == 20_000)
+    #expect(s.operations.last?.spec.dependencies == ["operation19998"])
+  }
+
+  /// Aliases repeat their anchor: 3,000 aliased operations with 3,000 aliased dependencies each is a
+  /// small file that stands for nine million names. Reading stops after its budget, with one error.
+  @Test func aliasesThatMultiplyWorkAreStoppedWithAClearError() {
+    var yaml = "deps: &d [" + (0..<3000).map { "n\($0)" }.joined(separator: ", ") + "]\n"
+    yaml += "operations:\n  - &o {name: x, dependencies: *d}\n"
+    yaml += String(repeating: "  - *o\n", count: 3000)
+    let found = problems(yaml)
+    let budget = found.filter {
+      $0.message.hasPrefix("aliases make this file stand for more than ")
+    }
+    #expect(budget.count == 1)
+    #expect(
+      budget.first?.message.hasSuffix(
+        " values (each alias repeats its anchor): a scenario never needs that many; write the values out"
+      ) == true)
+    #expect(found.count <= Diagnostics.limit + 1)
   }
 
   @Test func missingFileAndDirectory() {
@@ -442,5 +471,32 @@ struct ExpectedProblem: CustomStringConvertible, Sendable {
     #expect(found.count == 1)
     #expect(
       found.first?.message.hasPrefix("YAML syntax error: Maximum nesting level reached") == true)
+  }
+}
+
+/// Paths that exist but cannot be files: say what they are.
+@Suite struct ScenarioPathTests {
+  static func message(_ path: String) -> String? {
+    do {
+      _ = try Catalog.resolve(path)
+      return nil
+    } catch let error as ScenarioError {
+      return error.problems.first?.message
+    } catch { return "\(error)" }
+  }
+
+  @Test func symbolicLinkLoopAndDanglingLinkAreNamed() throws {
+    let dir = FileManager.default.temporaryDirectory.appending(path: "opsview-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let loop = dir.appending(path: "loop.yaml").path
+    try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+    #expect(
+      Self.message(loop)
+        == "is a symbolic link loop (too many levels of symbolic links), not a scenario file")
+    let dangling = dir.appending(path: "dangling.yaml").path
+    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "gone.yaml")
+    #expect(Self.message(dangling) == "is a symbolic link to 'gone.yaml', which does not exist")
+    #expect(Self.message(dir.appending(path: "absent.yaml").path) == "no such file")
   }
 }

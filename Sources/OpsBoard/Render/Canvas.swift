@@ -63,7 +63,8 @@ struct Canvas {
     grid[x, y] = Cell(c, foreground: style.fg, background: style.bg, attributes: style.attrs)
   }
 
-  /// Writes `text` from (x, y), at most `width` cells; a longer text ends in an ellipsis. Returns the
+  /// Writes `text` from (x, y), at most `width` cells; a longer text ends in an ellipsis. A wide
+  /// character (CJK, emoji) takes two cells: itself and a `CellWidth.continuation`. Returns the
   /// number of cells written.
   @discardableResult
   mutating func put(
@@ -72,22 +73,41 @@ struct Canvas {
     let limit = min(width ?? Int.max, grid.width - x)
     guard limit > 0, y >= 0, y < grid.height else { return 0 }
     let chars = ascii ? Array(Self.transliterate(text)) : Array(text)
-    let n = min(chars.count, limit)
-    let cut = chars.count > limit && ellipsis
-    for i in 0..<n {
-      let ch = cut && i == n - 1 ? (ascii ? "~" : "…") : chars[i]
-      if x + i >= 0 {
-        grid[x + i, y] = Cell(
-          ch, foreground: style.fg, background: style.bg, attributes: style.attrs)
-      }
+    let widths = ascii ? [] : chars.map(CellWidth.columns)
+    func columns(_ i: Int) -> Int { ascii ? 1 : widths[i] }
+    let total = ascii ? chars.count : widths.reduce(0, +)
+    let cut = total > limit
+    // Room for the text, less one cell for the ellipsis when it is cut.
+    let room = cut && ellipsis ? limit - 1 : limit
+    func write(_ ch: Character, at column: Int) {
+      guard x + column >= 0 else { return }
+      grid[x + column, y] = Cell(
+        ch, foreground: style.fg, background: style.bg, attributes: style.attrs)
     }
-    return n
+    var used = 0
+    for (i, ch) in chars.enumerated() {
+      let w = columns(i)
+      if used + w > room { break }
+      write(ch, at: used)
+      if w == 2 { write(CellWidth.continuation, at: used + 1) }
+      used += w
+    }
+    if cut && ellipsis {
+      write(ascii ? "~" : "…", at: used)
+      used += 1
+    }
+    // A wide character that did not fit leaves one cell: keep it blank rather than stale.
+    while cut && used < limit {
+      write(" ", at: used)
+      used += 1
+    }
+    return used
   }
 
   /// Writes text right-aligned to end at `maxX` (exclusive).
   @discardableResult
   mutating func putRight(_ text: String, maxX: Int, y: Int, style: Style = .plain) -> Int {
-    let n = ascii ? Self.transliterate(text).count : text.count
+    let n = ascii ? Self.transliterate(text).count : text.reduce(0) { $0 + CellWidth.columns($1) }
     return put(text, x: maxX - n, y: y, width: n, style: style)
   }
 
