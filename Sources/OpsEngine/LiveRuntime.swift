@@ -33,6 +33,36 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Dispatches decided during the current step, performed once the lock is released.
   @exclusivity(unchecked) private var launches: [Launch] = []
 
+  /// The jobs started in the current step, by QoS index, in the order of their `executing` events.
+  @exclusivity(unchecked) private var startedJobs: [(level: Int, job: LiveJob)] = []
+
+  // MARK: Workers, guarded by `jobLock`
+  // A started operation's work is not given to Dispatch directly: at the end of the step that published
+  // its `executing` event it joins the jobs waiting at its QoS level, and worker threads take them
+  // strictly oldest first (see `requestWorker`). So work begins in the order of the `executing` events,
+  // as in Foundation, where a queue's operations begin in the order they were handed to its Dispatch
+  // queue. A lock of their own: a worker taking a job does not wait behind an engine step.
+
+  private let jobLock = EngineLock()
+  /// Started jobs no worker has taken yet, by QoS index, oldest first.
+  @exclusivity(unchecked) private var waitingJobs = Array(
+    repeating: LiveJobQueue(), count: QualityOfService.byIndex.count)
+  /// By QoS index: the worker requested from Dispatch that has not begun yet (0: none). Whenever jobs
+  /// wait at a level, a worker is requested for it.
+  @exclusivity(unchecked) private var requestedWorker = Array(
+    repeating: 0, count: QualityOfService.byIndex.count)
+  @exclusivity(unchecked) private var lastWorkerID = 0
+  /// By QoS index: how many jobs workers have taken (the next one's turn), and how many of them have
+  /// been called. The watchdog sees a level make no progress from the first.
+  @exclusivity(unchecked) private var jobsTaken = Array(
+    repeating: 0, count: QualityOfService.byIndex.count)
+  @exclusivity(unchecked) private var jobsCalled = Array(
+    repeating: 0, count: QualityOfService.byIndex.count)
+  @exclusivity(unchecked) private var watchdogArmed = false
+  /// `jobsTaken` when the watchdog was armed.
+  @exclusivity(unchecked) private var jobsTakenWhenArmed = Array(
+    repeating: 0, count: QualityOfService.byIndex.count)
+
   // MARK: Immutable
 
   /// Guards the cancellation flags of work contexts (kept apart from the engine lock: work polls it).
@@ -105,10 +135,31 @@ public final class LiveRuntime: @unchecked Sendable {
     stepTime = secondsSinceOrigin()
   }
 
-  /// Wakes waiters, releases the lock, then dispatches. A worker that just finished an operation takes
-  /// over one started job of its own queue (returned) instead of waking another thread for it.
+  /// Queues the jobs started in the step, wakes waiters, releases the lock, then dispatches. A worker
+  /// that just finished an operation at QoS level `handOff` takes over the oldest job waiting at that
+  /// level (returned; see `takeOverWaitingJob`) instead of waking another thread for it; the worker for
+  /// the jobs still waiting is requested before it runs that job.
   @discardableResult
-  private func endStep(handOff: DispatchQueue? = nil) -> Job? {
+  private func endStep(handOff level: Int? = nil) -> TakenJob? {
+    var next: TakenJob?
+    if level != nil || !startedJobs.isEmpty {
+      jobLock.lock()
+      var levels: UInt8 = 0
+      for (level, job) in startedJobs {
+        waitingJobs[level].append(job)
+        levels |= 1 << level
+      }
+      startedJobs.removeAll(keepingCapacity: true)
+      if let level { next = takeOverWaitingJob(at: level) }
+      while levels != 0 {
+        let level = levels.trailingZeroBitCount
+        levels &= levels - 1
+        if requestedWorker[level] == 0 && !waitingJobs[level].isEmpty {
+          requestWorker(at: level, onNewThread: false, into: &launches)
+        }
+      }
+      jobLock.unlock()
+    }
     if finishedInStep {
       finishedInStep = false
       if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0 { lock.broadcast() }
@@ -118,14 +169,7 @@ public final class LiveRuntime: @unchecked Sendable {
     var launching: [Launch] = []
     if !launches.isEmpty { swap(&launching, &launches) }
     lock.unlock()
-    var next: Job?
-    for launch in launching {
-      if next == nil, let handOff, case .job(let job) = launch, job.queue === handOff {
-        next = job
-      } else {
-        launch.run()
-      }
-    }
+    for launch in launching { launch.run() }
     // A short delay gathers events into larger batches: the delivery thread then takes the lock once per
     // batch instead of competing for it at every step.
     if startDrain { delivery.asyncAfter(deadline: .now() + .microseconds(200)) { self.drain() } }
@@ -337,9 +381,9 @@ public final class LiveRuntime: @unchecked Sendable {
     }
   }
 
-  /// The work of an operation returned (or an async one called finish). Called on a worker of `queue`,
-  /// it returns the next job for that worker to run.
-  private func workReturned(_ id: Int, errors: [String], on queue: DispatchQueue? = nil) -> Job? {
+  /// The work of an operation returned (or an async one called finish). Called on a worker of QoS
+  /// `level`, it returns the next job for that worker to run.
+  private func workReturned(_ id: Int, errors: [String], level: Int? = nil) -> TakenJob? {
     beginStep()
     let noticed = contexts[id]?.noticedCancelAt
     contexts[id] = nil
@@ -347,13 +391,148 @@ public final class LiveRuntime: @unchecked Sendable {
       core.ops[id],
       noticed.map { errors.isEmpty ? .noticedCancel(at: $0) : .returned(errors: errors) }
         ?? .returned(errors: errors))
-    return endStep(handOff: queue)
+    return endStep(handOff: level)
   }
 
-  private func queue(for op: OperationRecord) -> DispatchQueue {
+  /// The QoS index of an operation's work: its own QoS, else its queue's.
+  private func level(of op: OperationRecord) -> Int {
     let qos =
       op.spec.qos != .default ? op.spec.qos : op.queue.map { core.queues[$0].qos } ?? .default
-    return workQueues[qos.index]
+    return qos.index
+  }
+
+  // MARK: - Workers
+
+  /// A job waited long enough without any job of its level being taken for Dispatch's pool to be taken
+  /// as full (its threads blocked in work, or busy elsewhere): the level gets a new thread.
+  private static let stallLimit = 0.001
+
+  /// The oldest job waiting at `level`, taken by the calling worker. Under `jobLock`.
+  private func takeWaitingJob(at level: Int) -> TakenJob? {
+    guard let job = waitingJobs[level].popFirst() else { return nil }
+    let turn = jobsTaken[level]
+    jobsTaken[level] = turn &+ 1
+    return TakenJob(job: job, level: level, turn: turn)
+  }
+
+  /// For a worker that just finished a job: the oldest job waiting at `level`, unless another worker
+  /// has taken one it has not called yet. That worker comes back for the next job itself if its work
+  /// is short, and otherwise the worker requested for the waiting jobs takes it (this one returns its
+  /// thread to Dispatch, which can run that request at once): workers never queue up behind each other
+  /// in `waitForTurn`. Under `jobLock`.
+  private func takeOverWaitingJob(at level: Int) -> TakenJob? {
+    jobsCalled[level] == jobsTaken[level] ? takeWaitingJob(at: level) : nil
+  }
+
+  /// Runs a worker's jobs: the one it took, then each one it is handed after it.
+  private func work(_ first: TakenJob?) {
+    var next = first
+    while let taken = next {
+      waitForTurn(taken)
+      next = taken.job.run()
+    }
+  }
+
+  /// Returns once every job of the level taken before this one has been called. Jobs are taken oldest
+  /// first under the lock, but two workers taking two jobs one after the other then race to call them
+  /// (the first may still be dispatching the worker requested for the jobs left, or be preempted): the
+  /// later one waits here for the earlier one, which has only non-blocking steps left before its call.
+  /// It polls rather than being woken: a wake-up sent the moment the earlier job is called would often
+  /// preempt that thread before its work's first statement.
+  private func waitForTurn(_ taken: TakenJob) {
+    var attempts = 0
+    while true {
+      jobLock.lock()
+      if jobsCalled[taken.level] == taken.turn {
+        jobsCalled[taken.level] = taken.turn &+ 1
+        jobLock.unlock()
+        return
+      }
+      jobLock.unlock()
+      pauseThread(attempt: attempts)
+      attempts += 1
+    }
+  }
+
+  /// Asks Dispatch for a worker for the jobs waiting at `level`, replacing any request not yet begun.
+  /// Normally from the global queue of the level, whose pool has about one thread per core; on a new
+  /// thread (a serial queue of its own, which libdispatch backs with an overcommitting thread at once)
+  /// when that pool made no progress, rather than waiting the second or so libdispatch takes to add a
+  /// thread beside blocked ones. Under `jobLock`; the dispatch is added to `launches`, to be run once
+  /// the locks are released.
+  private func requestWorker(at level: Int, onNewThread: Bool, into launches: inout [Launch]) {
+    lastWorkerID &+= 1
+    let id = lastWorkerID
+    requestedWorker[level] = id
+    if onNewThread {
+      let qos = DispatchQoS(
+        qosClass: QualityOfService.byIndex[level].dispatchQoS, relativePriority: 0)
+      launches.append(
+        .inline {
+          DispatchQueue(label: "opsview.live.worker", qos: qos).async {
+            self.workerBegan(at: level, id: id)
+          }
+        })
+    } else {
+      launches.append(.async(workQueues[level]) { self.workerBegan(at: level, id: id) })
+    }
+    if !watchdogArmed { armWatchdog(into: &launches) }
+  }
+
+  /// A requested worker has a thread: unless its request was replaced, it takes the oldest waiting job
+  /// (there may be none left: a finishing worker took it), requests the next worker if more jobs wait,
+  /// then runs its job and each one it is handed after it.
+  private func workerBegan(at level: Int, id: Int) {
+    jobLock.lock()
+    guard requestedWorker[level] == id else {
+      jobLock.unlock()
+      return
+    }
+    requestedWorker[level] = 0
+    let first = takeWaitingJob(at: level)
+    var launching: [Launch] = []
+    if !waitingJobs[level].isEmpty {
+      requestWorker(at: level, onNewThread: false, into: &launching)
+    }
+    jobLock.unlock()
+    for launch in launching { launch.run() }
+    work(first)
+  }
+
+  /// After a job that does not report its end through `workReturned` (async work, block operations):
+  /// the oldest job waiting at `level`, for the same worker.
+  private func nextJob(at level: Int) -> TakenJob? {
+    jobLock.lock()
+    let job = takeOverWaitingJob(at: level)
+    jobLock.unlock()
+    return job
+  }
+
+  /// Under `jobLock`.
+  private func armWatchdog(into launches: inout [Launch]) {
+    watchdogArmed = true
+    jobsTakenWhenArmed = jobsTaken
+    launches.append(.after(internalQueue, Self.stallLimit) { self.watchdogFired() })
+  }
+
+  /// Every level whose waiting jobs have not moved since the watchdog was armed gets a worker on a new
+  /// thread. Re-armed while jobs wait.
+  private func watchdogFired() {
+    jobLock.lock()
+    watchdogArmed = false
+    var launching: [Launch] = []
+    var waiting = false
+    for level in waitingJobs.indices where !waitingJobs[level].isEmpty {
+      waiting = true
+      // No job taken since it was armed, and none taken but not yet called. (When one is, the level
+      // waits for a thread it already has, about to call it: another thread would only wait too.)
+      if jobsTaken[level] == jobsTakenWhenArmed[level] && jobsCalled[level] == jobsTaken[level] {
+        requestWorker(at: level, onNewThread: true, into: &launching)
+      }
+    }
+    if waiting && !watchdogArmed { armWatchdog(into: &launching) }
+    jobLock.unlock()
+    for launch in launching { launch.run() }
   }
 }
 
@@ -368,36 +547,40 @@ extension LiveRuntime: EngineHost {
     if case .none = work, op.spec.kind == .group { return }  // The children are the work.
     let ctx = WorkContext(runtime: self, operation: op.name, id: id)
     contexts[id] = ctx
-    let queue = queue(for: op)
+    let level = level(of: op)
+    let job: LiveJob
     switch work {
     case .sync(let body):
-      launches.append(
-        .job(
-          Job(queue: queue) {
-            var errors: [String] = []
-            do { try body(ctx) } catch { errors = [String(describing: error)] }
-            return self.workReturned(id, errors: errors, on: queue)
-          }))
+      job = LiveJob {
+        var errors: [String] = []
+        do { try body(ctx) } catch { errors = [String(describing: error)] }
+        return self.workReturned(id, errors: errors, level: level)
+      }
     case .async(let body):
-      launches.append(
-        .async(queue) { body(ctx) { errors in _ = self.workReturned(id, errors: errors) } })
+      job = LiveJob {
+        body(ctx) { errors in _ = self.workReturned(id, errors: errors) }
+        return self.nextJob(at: level)
+      }
     case .blocks(let blocks):
+      let queue = workQueues[level]
       let internalQueue = internalQueue
-      launches.append(
-        .inline {
-          let group = DispatchGroup()
-          for block in blocks { queue.async(group: group) { block(ctx) } }
-          group.notify(queue: internalQueue) { _ = self.workReturned(id, errors: []) }
-        })
+      job = LiveJob {
+        let group = DispatchGroup()
+        for block in blocks { queue.async(group: group) { block(ctx) } }
+        group.notify(queue: internalQueue) { _ = self.workReturned(id, errors: []) }
+        return self.nextJob(at: level)
+      }
     case .none:
-      launches.append(.job(Job(queue: queue) { self.workReturned(id, errors: [], on: queue) }))
+      job = LiveJob { self.workReturned(id, errors: [], level: level) }
     }
+    // It waits for a worker from the end of the step on (a finishing worker may take it over then).
+    startedJobs.append((level, job))
   }
 
   func evaluate(_ op: OperationRecord, condition index: Int) {
     let id = op.id
     let condition = op.spec.conditions[index]
-    let queue = queue(for: op)
+    let queue = workQueues[level(of: op)]
     if let closure = conditionClosures[id]?[condition.name] {
       launches.append(
         .async(queue) {
@@ -434,29 +617,14 @@ extension LiveRuntime: EngineHost {
   }
 }
 
-/// An operation's work on a Dispatch queue. Its body returns the next job its thread may run at once.
-private struct Job: Sendable {
-  let queue: DispatchQueue
-  let body: @Sendable () -> Job?
-
-  func dispatch() {
-    queue.async {
-      var next: Job? = self
-      while let job = next { next = job.body() }
-    }
-  }
-}
-
 /// A dispatch decided under the engine lock, performed after it is released.
 private enum Launch {
-  case job(Job)
   case async(DispatchQueue, @Sendable () -> Void)
   case after(DispatchQueue, Double, @Sendable () -> Void)
   case inline(@Sendable () -> Void)
 
   func run() {
     switch self {
-    case .job(let job): job.dispatch()
     case .async(let queue, let body): queue.async(execute: body)
     case .after(let queue, let delay, let body):
       queue.asyncAfter(deadline: .now() + delay, execute: body)
