@@ -26,8 +26,11 @@ final class FoundationMirror: @unchecked Sendable {
   /// Every run's queues and operations, kept for the life of the process: releasing a queue whose last
   /// operation is still finishing on another thread is not safe in swift-corelibs-foundation.
   private static let keepAlive = LockedBox<[FoundationMirror]>([])
-  /// How long to wait for what the virtual runtime predicts before calling it a disagreement.
-  static let patience = 5.0
+  /// How long to wait for what the virtual runtime predicts before calling it a disagreement. As long
+  /// as the live tests' timeout: tests run in parallel in one process, and one of them holds Dispatch's
+  /// utility pool on purpose (LiveStartOrderTests), which delays Foundation's starts without changing
+  /// them.
+  static let patience = 30.0
 
   /// Runs the program, settling after each step until `expected` (the virtual trace) has been seen.
   /// Returns the observed trace, or a description of where Foundation did not do what was expected.
