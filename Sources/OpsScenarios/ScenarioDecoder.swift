@@ -3,7 +3,8 @@ import Yams
 
 /// The first pass: reads the YAML tree into a draft, reporting every malformed value with its place.
 struct ScenarioDecoder {
-  static let topKeys = ["scenario", "title", "notes", "speed", "queues", "operations", "actions", "moments",
+  static let topKeys = [
+    "scenario", "title", "notes", "speed", "queues", "operations", "actions", "moments",
   ]
   static let queueKeys = ["name", "maxConcurrent", "suspended", "qos"]
 
