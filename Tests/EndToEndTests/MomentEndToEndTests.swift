@@ -17,7 +17,7 @@ struct MomentEndToEndTests {
     var screen = session.capture()
     #expect(screen.contains("report is added to a suspended queue"), "screen:\n\(screen)")
     #expect(!screen.contains("`"), "screen:\n\(screen)")
-    #expect(screen.contains("m continue"), "screen:\n\(screen)")
+    #expect(screen.contains("m next moment"), "screen:\n\(screen)")
     // Held: still the first moment a moment later.
     Thread.sleep(forTimeInterval: 0.5)
     #expect(session.capture().contains("Moment 1 of 5"))

@@ -5,7 +5,7 @@ import Testing
 @testable import OpsBoard
 
 /// The scenario's moments as `opsview play` gives them to the board.
-private func boardMoments(_ scenario: Scenario) -> [Moment] {
+func boardMoments(_ scenario: Scenario) -> [Moment] {
   scenario.moments.map { m in
     let trigger: Moment.Trigger =
       switch m.trigger {
@@ -17,7 +17,7 @@ private func boardMoments(_ scenario: Scenario) -> [Moment] {
   }
 }
 
-private func momentSession(_ scenario: Scenario, paused: Bool = false) -> BoardSession {
+func momentSession(_ scenario: Scenario, paused: Bool = false) -> BoardSession {
   BoardSession(
     BoardScenario(
       title: scenario.title, notes: scenario.notes, moments: boardMoments(scenario),
@@ -92,7 +92,8 @@ struct MomentTests {
     let x = lines[y].distance(
       from: lines[y].startIndex, to: lines[y].range(of: "download just")!.lowerBound)
     #expect(grid[x, y].attributes.contains(.bold))
-    #expect(text.contains("m continue"))
+    #expect(text.contains("m continues"))
+    #expect(text.contains("m next moment"))
   }
 
   @Test func mClosesTheCaptionAndPlaysOnToTheNextMoment() throws {
@@ -140,7 +141,7 @@ struct MomentTests {
   @Test func theKeyMapListsTheMomentKeyForHelpAndTheFooter() {
     let map = KeyMap.standard
     #expect(map.keyLabel(.nextMoment) == "m")
-    #expect(map.footerItems(for: .moment, ascii: false).first?.text == "m continue")
+    #expect(map.footerItems(for: .moment, ascii: false).first?.text == "m next moment")
     #expect(map.bindings(in: .global).contains { $0.action == .nextMoment })
   }
 

@@ -11,8 +11,7 @@ enum GlobalKeys {
       .slower, [.char("<")], "slower: the next speed down", group: .clock, footer: "speed"),
     KeyBinding(.faster, [.char(">")], "faster: the next speed up", group: .clock, footer: "speed"),
     KeyBinding(
-      .nextMoment, [.char("m")],
-      "play on to the scenario's next teaching moment (closes the caption)", group: .clock,
+      .nextMoment, [.char("m")], "play on to the next teaching moment", group: .clock,
       footer: "next moment"),
     KeyBinding(
       .restart, [.char("r")],

@@ -3,6 +3,8 @@ import OpsEngine
 extension BoardAction {
   /// Closes a moment's caption and plays on to the next moment.
   public static let nextMoment = BoardAction("nextMoment")
+  /// Space or Enter while a caption is shown: the same as `nextMoment`.
+  static let continueMoment = BoardAction("continueMoment")
 }
 
 /// Teaching moments: the clock stops exactly at a moment (between two happenings of the engine, so
@@ -35,6 +37,8 @@ extension BoardSession {
     view.caption = moments.moments[i].caption
     view.time = liveModel.now
     ui.views[.moment] = view
+    // The operation the moment is about is the one the board explains.
+    if case .state(let operation, _) = moments.moments[i].trigger { select(operation: operation) }
     ui.view = .moment
     ui.returnView = .board
     let key = keyMap.keyLabel(.nextMoment, in: .moment) ?? "m"

@@ -4,19 +4,15 @@ extension BoardView {
 }
 
 /// A teaching moment on screen: the board as it is at that moment, with the caption in a box over
-/// the log. Continuing (m, Space or Enter) closes it and plays on; Esc closes it and stays paused.
+/// the log. Continuing (m, or Space here) closes it and plays on; Esc closes it and stays paused.
 struct MomentView: ViewComponent {
   static let id = BoardView.moment
   static let title = "At a teaching moment"
   static let opener: KeyBinding? = nil
   static let bindings: [KeyBinding] = [
     KeyBinding(
-      .nextMoment, [.char("m"), .char(" "), .key(.enter)],
-      "continue: close the caption and play on to the next moment", group: .clock,
-      footer: "continue"),
-    KeyBinding(
-      .back, [.key(.escape)], "close the caption and stay paused here", group: .views,
-      footer: "close"),
+      .continueMoment, [.char(" ")],
+      "as m: close the caption and play on (Esc closes it and stays paused)", group: .clock)
   ]
   static let footer: [BoardAction] = [.nextMoment, .step, .back, .eventBack, .eventForward]
 
@@ -46,7 +42,8 @@ struct MomentView: ViewComponent {
 extension BoardRenderer {
   /// The caption in a box at the bottom of `r`, as wide as the main column allows.
   mutating func drawMomentCaption(_ moment: MomentView, in r: Rect) {
-    let boxWidth = min(r.width, 100)
+    // Over the main column only: the side column (state machine) stays visible.
+    let boxWidth = min(BoardLayout.mainWidth(screenWidth: r.width), 100)
     let textWidth = boxWidth - 4
     let text = TextWrap.reflow(moment.caption)
     let lines = TextWrap.wrap(text.replacingBackticks(), width: textWidth)
