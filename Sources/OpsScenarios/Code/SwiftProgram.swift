@@ -26,7 +26,8 @@ public struct SwiftProgram {
         let pk =
           switch c.check {
           case .noFailedDependencies: "ProcedureKit's NoFailedDependenciesCondition"
-          case .noCancelledDependencies: "ProcedureKit's NoFailedDependenciesCondition(ignoreCancellations:)"
+          case .noCancelledDependencies:
+            "ProcedureKit's NoFailedDependenciesCondition(ignoreCancellations:)"
           case .scripted: "a ProcedureKit Condition subclass"
           }
         var line = "\(name): condition \(c.label) (\(pk)"
@@ -34,12 +35,14 @@ public struct SwiftProgram {
         lines.append(line + ")")
       }
       for category in op.spec.exclusivity {
-        lines.append("\(name): mutually exclusive \(category) (ProcedureKit's MutuallyExclusive<\(category)>)")
+        lines.append(
+          "\(name): mutually exclusive \(category) (ProcedureKit's MutuallyExclusive<\(category)>)")
       }
       if !op.spec.children.isEmpty {
         lines.append(
           "\(name): a group of \(op.spec.children.joined(separator: ", ")) (ProcedureKit's GroupProcedure); "
-            + "here its children are added to an inner queue when it starts, but it does not wait for them")
+            + "here its children are added to an inner queue when it starts, but it does not wait for them"
+        )
       }
     }
     return lines
@@ -61,7 +64,8 @@ public struct SwiftProgram {
     let missing = notReproduced
     if !missing.isEmpty {
       out.line("//")
-      out.line("// NOT REPRODUCED with Foundation alone (opsview shows them; ProcedureKit has them):")
+      out.line(
+        "// NOT REPRODUCED with Foundation alone (opsview shows them; ProcedureKit has them):")
       for m in missing { out.line("// - \(m)") }
     }
     out.line("")
@@ -99,7 +103,8 @@ public struct SwiftProgram {
         case .immediate: ".immediate"
         case .ignored: ".ignored"
         }
-      var args = "\(literal(spec.name)), clock: clock, work: \(formatNumber(spec.work.effectiveDuration))"
+      var args =
+        "\(literal(spec.name)), clock: clock, work: \(formatNumber(spec.work.effectiveDuration))"
       if spec.cancellation != .cooperative || spec.work.checkEvery != 0.25 {
         args += ", cancellation: \(cancellation)"
       }
@@ -107,24 +112,30 @@ public struct SwiftProgram {
       if !spec.work.finishes { args += ", finishes: false" }
       if spec.barrier {
         out.line(
-          "// \(spec.name) is a barrier: added with addBarrierBlock below (it waits for what was added before it).")
+          "// \(spec.name) is a barrier: added with addBarrierBlock below (it waits for what was added before it)."
+        )
       }
       out.line("let \(v) = TimedOperation(\(args))")
       if let p = spec.priority { out.line("\(v).queuePriority = .\(p.rawValue)") }
       if spec.qos != .default { out.line("\(v).qualityOfService = .\(spec.qos.rawValue)") }
-      if let t = spec.timeout { out.line("\(v).timeout = \(formatNumber(t))  // ProcedureKit: TimeoutObserver") }
+      if let t = spec.timeout {
+        out.line("\(v).timeout = \(formatNumber(t))  // ProcedureKit: TimeoutObserver")
+      }
       if spec.completion {
         out.line("\(v).completionBlock = { clock.report(\"completion\", \(literal(spec.name))) }")
       }
       for c in spec.conditions {
-        out.line("// NOT REPRODUCED: condition \(c.label) of \(spec.name) (see the top of the file)")
+        out.line(
+          "// NOT REPRODUCED: condition \(c.label) of \(spec.name) (see the top of the file)")
       }
       for c in spec.exclusivity {
-        out.line("// NOT REPRODUCED: \(spec.name) is mutually exclusive in \(c) (MutuallyExclusive<\(c)>)")
+        out.line(
+          "// NOT REPRODUCED: \(spec.name) is mutually exclusive in \(c) (MutuallyExclusive<\(c)>)")
       }
       if !spec.work.blocks.isEmpty {
         out.line(
-          "// \(spec.name) has blocks \(spec.work.blocks.map(formatNumber)) running concurrently: modelled as its longest.")
+          "// \(spec.name) has blocks \(spec.work.blocks.map(formatNumber)) running concurrently: modelled as its longest."
+        )
       }
     }
     out.line("")
@@ -176,7 +187,9 @@ public struct SwiftProgram {
     runtime.run(until: 100_000)
     let end = runtime.now + 1
     out.line("")
-    out.line("clock.run(until: \(formatNumber(end)))  // the engine's run ends at \(formatNumber(runtime.now))s")
+    out.line(
+      "clock.run(until: \(formatNumber(end)))  // the engine's run ends at \(formatNumber(runtime.now))s"
+    )
     return out.text
   }
 
@@ -208,7 +221,8 @@ public struct SwiftProgram {
     var queues: [String: String] = [:]
     var ops: [String: String] = [:]
     func queue(_ name: String) -> String {
-      queues[name] ?? SwiftIdentifier.make(name.replacingOccurrences(of: ".children", with: "Children"))
+      queues[name]
+        ?? SwiftIdentifier.make(name.replacingOccurrences(of: ".children", with: "Children"))
     }
     func op(_ name: String) -> String { ops[name] ?? SwiftIdentifier.make(name) }
   }
@@ -226,7 +240,9 @@ public struct SwiftProgram {
       used.insert(id)
       return id
     }
-    for op in scenario.operations { names.ops[op.spec.name] = unique(SwiftIdentifier.make(op.spec.name)) }
+    for op in scenario.operations {
+      names.ops[op.spec.name] = unique(SwiftIdentifier.make(op.spec.name))
+    }
     for q in scenario.queues {
       var id = SwiftIdentifier.make(q.name)
       if used.contains(id) { id += "Queue" }

@@ -18,11 +18,8 @@ enum SwiftProgramHelpers {
 
       /// One line per happening: `   4.000  start  decode`.
       func report(_ what: String, _ subject: String) {
-        let line = String(format: "%8.3f", now) + "  " + what + "  " + subject
-        printLock.lock()
-        print(line)
-        fflush(stdout)
-        printLock.unlock()
+        let line = String(format: "%8.3f", now) + "  " + what + "  " + subject + "\n"
+        printLock.withLock { FileHandle.standardOutput.write(Data(line.utf8)) }
       }
 
       /// Runs `body` on the main thread at scenario time `time` (same time: in the order given).
