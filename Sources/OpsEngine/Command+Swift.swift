@@ -15,6 +15,28 @@ extension Command {
   }
 }
 
+extension Command {
+  /// The command a `command` event describes (its `command`, `target` and `value` fields).
+  public init?(name: String, target: String, value: String?) {
+    switch name {
+    case "cancel": self = .cancel(operation: target)
+    case "cancelAll": self = .cancelAll(queue: target)
+    case "suspend": self = .suspend(queue: target)
+    case "resume": self = .resume(queue: target)
+    case "maxConcurrent":
+      guard let value else { return nil }
+      if value == "default" {
+        self = .setMaxConcurrent(queue: target, value: nil)
+      } else if let n = Int(value) {
+        self = .setMaxConcurrent(queue: target, value: n)
+      } else {
+        return nil
+      }
+    default: return nil
+    }
+  }
+}
+
 /// A Swift variable name for a scenario name: kept when it already is one, otherwise its letters and
 /// digits joined in lower camel case (`fetch photos` → `fetchPhotos`, `404` → `_404`).
 public enum SwiftIdentifier {
