@@ -4,53 +4,6 @@ import Testing
 
 @testable import OpsScenarios
 
-/// Starts grouped by instant: the operations that started at each time, in time order.
-struct StartGroups: Equatable, CustomStringConvertible {
-  var groups: [(time: Double, names: Set<String>)]
-
-  static func == (a: Self, b: Self) -> Bool {
-    a.groups.map(\.names) == b.groups.map(\.names)
-  }
-
-  var description: String {
-    groups.map { "\(formatSeconds($0.time)): \($0.names.sorted().joined(separator: ","))" }
-      .joined(separator: " | ")
-  }
-
-  /// The engine's starts (`ready → executing`), grouped by exact time.
-  static func engine(_ scenario: Scenario) -> StartGroups {
-    let runtime = scenario.makeRuntime()
-    runtime.run(until: 100_000)
-    var groups: [(time: Double, names: Set<String>)] = []
-    for e in runtime.events {
-      guard case .state(let op, _, .executing, _) = e.kind else { continue }
-      if let last = groups.last, last.time == e.time {
-        groups[groups.count - 1].names.insert(op)
-      } else {
-        groups.append((e.time, [op]))
-      }
-    }
-    return StartGroups(groups: groups)
-  }
-
-  /// A real run's `start` lines, clustered: a start within `tolerance` scenario seconds of its
-  /// cluster's first start belongs to it (a scaled clock is late by scheduling, never early).
-  static func program(_ output: String, tolerance: Double = 0.3) -> StartGroups {
-    var groups: [(time: Double, names: Set<String>)] = []
-    for line in output.split(separator: "\n") {
-      let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard parts.count >= 3, parts[1] == "start", let t = Double(parts[0]) else { continue }
-      let name = parts[2...].joined(separator: " ")
-      if let last = groups.last, t - last.time <= tolerance {
-        groups[groups.count - 1].names.insert(name)
-      } else {
-        groups.append((t, [name]))
-      }
-    }
-    return StartGroups(groups: groups)
-  }
-}
-
 /// Runs a program to its end and returns what it printed.
 func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
   let process = Process()
