@@ -8,7 +8,8 @@ struct New: ParsableCommand {
     abstract: "Write a commented starter scenario, NAME.yaml, to edit and play.",
     discussion: "Refuses to overwrite an existing file. Then: opsview play NAME.yaml")
 
-  @Argument(help: "The scenario's name; the file is NAME.yaml (or NAME itself if it ends in .yaml).")
+  @Argument(
+    help: "The scenario's name; the file is NAME.yaml (or NAME itself if it ends in .yaml).")
   var name: String
 
   func run() throws {
