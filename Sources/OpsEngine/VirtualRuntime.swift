@@ -77,6 +77,12 @@ public final class VirtualRuntime {
     return agenda.isEmpty
   }
 
+  /// When the next scheduled happening is due, in seconds; nil when idle. Lets a driver stop the clock
+  /// exactly between two happenings (the board's teaching moments).
+  public var nextEventTime: Double? {
+    isIdle ? nil : agenda.min.map { Double($0.time) / 1_000_000 }
+  }
+
   /// A lint wake-up that was replaced by a later request is dropped without moving the clock.
   private func dropStaleWakes() {
     while let top = agenda.min, case .lintWake(let token) = top.action,

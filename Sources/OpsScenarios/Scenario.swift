@@ -14,6 +14,8 @@ public struct Scenario: Sendable {
   public var operations: [ScenarioOperation]
   /// In file order.
   public var actions: [ScenarioAction]
+  /// Teaching moments, in file order: where the board pauses and shows a caption.
+  public var moments: [ScenarioMoment] = []
   /// The file path, or `builtin:NAME` for an embedded scenario.
   public var source: String
   /// Things that are allowed but worth saying, e.g. a dependency cycle.

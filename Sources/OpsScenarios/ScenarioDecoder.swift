@@ -2,7 +2,9 @@ import OpsEngine
 
 /// The first pass: reads the YAML tree into a draft, reporting every malformed value with its place.
 struct ScenarioDecoder {
-  static let topKeys = ["scenario", "title", "notes", "speed", "queues", "operations", "actions"]
+  static let topKeys = [
+    "scenario", "title", "notes", "speed", "queues", "operations", "actions", "moments",
+  ]
   static let queueKeys = ["name", "maxConcurrent", "suspended", "qos"]
 
   let diagnostics: Diagnostics
@@ -63,6 +65,14 @@ struct ScenarioDecoder {
       let decoder = ActionDecoder(diagnostics: diagnostics)
       draft.actions = items.enumerated().compactMap {
         decoder.action($1, Path.index("actions", $0))
+      }
+    }
+    if let node = top["moments"], !node.isNull,
+      let items = diagnostics.sequence(node, "moments", expected: "a list of moments")
+    {
+      let decoder = MomentDecoder(diagnostics: diagnostics)
+      draft.moments = items.enumerated().compactMap {
+        decoder.moment($1, Path.index("moments", $0))
       }
     }
     return draft

@@ -10,6 +10,7 @@ struct ScenarioDraft {
   var queues: [QueueDraft] = []
   var operations: [OperationDraft] = []
   var actions: [ActionDraft] = []
+  var moments: [MomentDraft] = []
 }
 
 struct QueueDraft {

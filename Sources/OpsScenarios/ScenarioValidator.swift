@@ -114,6 +114,10 @@ struct ScenarioValidator {
         suggestOperation: suggestOperation)
     }
 
+    let moments = draft.moments.compactMap {
+      checkMoment($0, actionCount: draft.actions.count, ops: ops, index: index)
+    }
+
     let firstQueue = queues[0].spec.name
     let placement = Placement(ops: ops, adders: adders, parents: parents, firstQueue: firstQueue)
     checkPlacement(placement, ops)
@@ -132,6 +136,7 @@ struct ScenarioValidator {
         produced: op.produced)
     }
     scenario.actions = actions.map { ScenarioAction(at: $0.at, command: $0.command) }
+    scenario.moments = moments
     scenario.warnings =
       DependencyCycles.find(in: scenario.operations).map(cycleWarning)
       + GroupDeadlocks.find(in: scenario.operations)
@@ -223,6 +228,35 @@ struct ScenarioValidator {
         suggestion: NearMiss.suggestion(for: ref.name, among: queues.sorted() + innerQueues.0))
     }
     return false
+  }
+
+  /// A moment's operation must exist and its action index must name an action.
+  private func checkMoment(
+    _ moment: MomentDraft, actionCount: Int, ops: [OperationDraft], index: [String: Int]
+  ) -> ScenarioMoment? {
+    let trigger: ScenarioMoment.Trigger
+    switch moment.trigger {
+    case .time(let at): trigger = .time(at)
+    case .state(let ref, let state):
+      guard index[ref.name] != nil else {
+        diagnostics.error(
+          ref.mark, ref.path, "unknown operation '\(ref.name)' at \(ref.path)",
+          suggestion: NearMiss.suggestion(for: ref.name, among: ops.map(\.name.name)))
+        return nil
+      }
+      trigger = .state(operation: ref.name, to: state)
+    case .action(let i, let mark, let path):
+      guard i < actionCount else {
+        let have =
+          actionCount == 0
+          ? "the scenario has no actions"
+          : "the scenario has \(actionCount) action\(actionCount == 1 ? "" : "s") (0 to \(actionCount - 1))"
+        diagnostics.error(mark, path, "no action \(i) at \(path): \(have)")
+        return nil
+      }
+      trigger = .action(index: i)
+    }
+    return ScenarioMoment(trigger: trigger, caption: moment.caption)
   }
 
   /// Produced operations and children are added by others: an own `addedAt` or a different `queue`

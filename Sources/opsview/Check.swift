@@ -18,7 +18,7 @@ struct Check: ParsableCommand {
         let s = try Catalog.resolve(path)
         for w in s.warnings { printSafe("\(path): warning: \(w)") }
         printSafe(
-          "\(path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions)"
+          "\(path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions, \(s.moments.count) moments)"
         )
       } catch let error as ScenarioError {
         failed = true

@@ -32,6 +32,9 @@ struct Play: ParsableCommand {
   @Flag(help: "Use ASCII glyphs only (automatic when the locale is not UTF-8).")
   var ascii = false
 
+  @Flag(help: "Start in the presenter layout for a projector (P toggles it on the board).")
+  var present = false
+
   func validate() throws {
     if let s = speed, let problem = NumberOption.speedProblem(s) { throw ValidationError(problem) }
   }
@@ -49,6 +52,7 @@ struct Play: ParsableCommand {
     let board = BoardSession(
       s.board, speed: speed ?? s.speed, paused: paused,
       reload: { try Catalog.resolve(path).board })
+    if present { board.present() }
     let outcome = MainActor.assumeIsolated {
       Result { () throws(TerminalError) in
         try TerminalApp.run(board, options: TerminalOptions(mouse: !noMouse, ascii: ascii))

@@ -34,9 +34,9 @@ struct ExpectedProblem: CustomStringConvertible, Sendable {
 /// The files in Tests/OpsScenariosTests/Malformed, each with every problem it must report.
 @Suite struct ScenarioMalformedTests {
   static let seconds0 = "expected a number of seconds >= 0 at"
-  static let topKeys = "(scenario, title, notes, speed, queues, operations and actions)"
+  static let topKeys = "(scenario, title, notes, speed, queues, operations, actions and moments)"
   static let commands = "cancel, suspend, resume, maxConcurrent or cancelAll"
-  static let topKeyList = "scenario, title, notes, speed, queues, operations or actions"
+  static let topKeyList = "scenario, title, notes, speed, queues, operations, actions or moments"
 
   static let expectations: [String: [ExpectedProblem]] = [
     // YAML syntax: libyaml's own line and column.

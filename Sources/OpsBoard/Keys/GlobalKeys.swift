@@ -11,6 +11,9 @@ enum GlobalKeys {
       .slower, [.char("<")], "slower: the next speed down", group: .clock, footer: "speed"),
     KeyBinding(.faster, [.char(">")], "faster: the next speed up", group: .clock, footer: "speed"),
     KeyBinding(
+      .nextMoment, [.char("m")], "play on to the next teaching moment", group: .clock,
+      footer: "next moment"),
+    KeyBinding(
       .restart, [.char("r")],
       "restart from the beginning, reading the scenario again (asks y/n)", group: .clock),
     KeyBinding(

@@ -30,6 +30,18 @@ public struct LogEntry: Sendable, Equatable {
   /// text trace's.
   public var message: String { event.kind.summary }
 
+  /// What the log pane shows: the message, and for a command the line of Swift it stands for.
+  public var shownMessage: String {
+    guard let swift = swiftLine else { return message }
+    return message + " → " + swift
+  }
+
+  /// For a command, the line of Foundation Swift it stands for (`network.isSuspended = true`).
+  public var swiftLine: String? {
+    guard case .command(let name, let target, let value, _) = event.kind else { return nil }
+    return Command(name: name, target: target, value: value)?.swiftLine
+  }
+
   /// `3.40  resize  pending → evaluatingConditions: its dependency download finished`.
   public var line: String {
     let subject = subject

@@ -20,7 +20,7 @@ extension BoardRenderer {
     var mx = x + 10
     canvas.put(entry.subject, x: mx, y: y, width: subjectWidth)
     mx += subjectWidth + 2
-    canvas.put(entry.message, x: mx, y: y, width: x + width - mx, style: Self.logStyle(entry))
+    canvas.put(entry.shownMessage, x: mx, y: y, width: x + width - mx, style: Self.logStyle(entry))
   }
 
   static func logStyle(_ entry: LogEntry) -> Style {

@@ -8,11 +8,14 @@ public struct BoardScenario {
   /// How each operation's work was set up, for the detail view.
   public var workSettings: [String: String]
   public var makeRuntime: () -> VirtualRuntime
+  /// Where the board pauses and shows a caption.
+  public var moments: [Moment]
 
   public init(
     title: String, notes: String, workSettings: [String: String] = [:],
-    makeRuntime: @escaping () -> VirtualRuntime
+    moments: [Moment] = [], makeRuntime: @escaping () -> VirtualRuntime
   ) {
+    self.moments = moments
     self.title = title
     self.notes = notes
     self.workSettings = workSettings

@@ -203,6 +203,7 @@ extension BoardSession {
     case .secondBack: travel(seconds: -1)
     case .secondForward: travel(seconds: 1)
     case .resumePoint: toggleResumePoint()
+    case .nextMoment, .continueMoment: continueToNextMoment()
     case .redraw:
       break  // The terminal repaints everything on Ctrl-L; nothing changes here.
     default:

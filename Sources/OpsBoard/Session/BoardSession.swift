@@ -12,7 +12,7 @@ public final class BoardSession: InteractiveBoard {
   /// What the board shows: every event revealed so far, folded; while replaying, the moment shown.
   public var model: BoardModel { replay?.model ?? liveModel }
   /// Every event revealed so far, folded (the present, whatever time travel shows).
-  public private(set) var liveModel = BoardModel()
+  public internal(set) var liveModel = BoardModel()
   /// Set while paused and looking at an earlier moment (time travel).
   public internal(set) var replay: ReplayState?
   /// Whether Space, while replaying, resumes from the moment shown or from the present.
@@ -26,6 +26,8 @@ public final class BoardSession: InteractiveBoard {
   public private(set) var runtime: VirtualRuntime
   /// Checkpoints of the model, for rebuilding any earlier moment.
   private(set) var history = BoardHistory()
+  /// The scenario's teaching moments: which were reached and shown (see BoardSession+Moments).
+  var moments = MomentTracker()
 
   /// Below this size `render` draws only a message saying how large the board needs to be.
   public static let minimumSize = (
@@ -53,8 +55,9 @@ public final class BoardSession: InteractiveBoard {
     title: String, notes: String, speed: Double = 1, paused: Bool = false,
     keyMap: KeyMap = .standard, workSettings: [String: String] = [:],
     makeRuntime: @escaping () -> VirtualRuntime,
-    reload: (() throws -> BoardScenario)? = nil
+    reload: (() throws -> BoardScenario)? = nil, moments: [Moment] = []
   ) {
+    self.moments = MomentTracker(moments)
     self.workSettings = workSettings
     self.title = title
     self.notes = notes
@@ -76,7 +79,8 @@ public final class BoardSession: InteractiveBoard {
   ) {
     self.init(
       title: scenario.title, notes: scenario.notes, speed: speed, paused: paused, keyMap: keyMap,
-      workSettings: scenario.workSettings, makeRuntime: scenario.makeRuntime, reload: reload)
+      workSettings: scenario.workSettings, makeRuntime: scenario.makeRuntime, reload: reload,
+      moments: scenario.moments)
   }
 
   /// Subscribes to the current runtime and shows what building it published.
@@ -128,6 +132,10 @@ public final class BoardSession: InteractiveBoard {
   /// (tests and benchmarks drive the board with it). Once nothing more will happen the clock stays
   /// at the last event: the runtime's clock ran on to the end of the step, but nothing was there.
   public func advance(by seconds: Double) {
+    if !moments.isEmpty {
+      advanceThroughMoments(by: seconds)
+      return
+    }
     revealAll()
     guard !runtime.isIdle else { return }
     runtime.advance(by: seconds)
@@ -146,15 +154,18 @@ public final class BoardSession: InteractiveBoard {
   }
 
   /// Folds one event into the model and the log.
-  private func show(_ event: Event) {
+  func show(_ event: Event) {
     log.append(liveModel.apply(event))
     history.record(liveModel)
   }
 
   func revealAll() {
     while incomingHead < incoming.count {
-      show(incoming[incomingHead])
+      let event = incoming[incomingHead]
+      show(event)
       incomingHead += 1
+      // A teaching moment holds the rest back until a key continues.
+      if momentReached(by: event) { return }
     }
     incoming.removeAll(keepingCapacity: true)
     incomingHead = 0
@@ -172,6 +183,7 @@ public final class BoardSession: InteractiveBoard {
     incomingHead += 1
     show(event)
     liveModel.advanceClock(to: event.time)
+    _ = momentReached(by: event)
     return event
   }
 
@@ -186,6 +198,7 @@ public final class BoardSession: InteractiveBoard {
         notes = s.notes
         workSettings = s.workSettings
         makeRuntime = s.makeRuntime
+        moments = MomentTracker(s.moments)
       } catch {
         return "\(error)"
       }
@@ -202,6 +215,7 @@ public final class BoardSession: InteractiveBoard {
     keyCommands = []
     log = []
     history = BoardHistory()
+    moments = MomentTracker(moments.moments)
     incoming = []
     incomingHead = 0
     // What the user chose to look at survives; the clock's story starts again.

@@ -165,6 +165,8 @@ extension BoardRenderer {
     lines.append([])
     lines += flagLines(op)
     lines.append([])
+    lines += swiftCommandLines(op)
+    lines.append([])
     func list(_ title: String, _ names: [String]) {
       lines.append([("\(title) (\(names.count))", heading)])
       if names.isEmpty { lines.append([("  none", .dim)]) }

@@ -53,7 +53,7 @@ extension BoardRenderer {
   }
 
   /// A notes line with the words that were `code` in bold.
-  private mutating func drawMarkedLine(
+  mutating func drawMarkedLine(
     _ line: String, spans: Set<String>, x: Int, y: Int, width: Int
   ) {
     var cx = x

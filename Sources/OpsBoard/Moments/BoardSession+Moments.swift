@@ -1,0 +1,106 @@
+import OpsEngine
+
+extension BoardAction {
+  /// Closes a moment's caption and plays on to the next moment.
+  public static let nextMoment = BoardAction("nextMoment")
+  /// Space or Enter while a caption is shown: the same as `nextMoment`.
+  static let continueMoment = BoardAction("continueMoment")
+}
+
+/// Teaching moments: the clock stops exactly at a moment (between two happenings of the engine, so
+/// a key pressed there acts at that moment), the caption is shown, and `m` plays on to the next one.
+extension BoardSession {
+  /// The moment whose caption is on screen, if the clock is held at one.
+  public var currentMoment: (index: Int, of: Int, moment: Moment)? {
+    guard ui.view == .moment, let i = moments.current else { return nil }
+    return (i, moments.moments.count, moments.moments[i])
+  }
+
+  /// The moments reached so far in this run, in the order reached (indices into the scenario's list).
+  public var reachedMoments: [Int] { moments.reached }
+
+  /// Called after each shown event. True when a moment now holds the clock (the caller stops
+  /// revealing events).
+  func momentReached(by event: Event) -> Bool {
+    guard !moments.isEmpty, moments.observe(event) else { return false }
+    return presentWaitingMoment()
+  }
+
+  /// Shows the next reached moment unless one is already on screen: pauses and opens its caption.
+  @discardableResult
+  func presentWaitingMoment() -> Bool {
+    guard currentMoment == nil || !paused, let i = moments.showNext() else { return false }
+    setPausedQuietly()
+    var view = MomentView()
+    view.index = i
+    view.count = moments.moments.count
+    view.caption = moments.moments[i].caption
+    view.time = liveModel.now
+    ui.views[.moment] = view
+    // The operation the moment is about is the one the board explains.
+    if case .state(let operation, _) = moments.moments[i].trigger { select(operation: operation) }
+    ui.view = .moment
+    ui.returnView = .board
+    let key = keyMap.keyLabel(.nextMoment, in: .moment) ?? "m"
+    ui.status = StatusMessage(
+      "moment \(i + 1) of \(moments.moments.count) at \(clockText(liveModel.now))s: "
+        + "\(key) plays on to the next one")
+    return true
+  }
+
+  /// The `m` key: shows a moment that is waiting, else closes the caption and plays on.
+  func continueToNextMoment() {
+    if moments.isEmpty {
+      ui.status = StatusMessage(
+        "this scenario has no teaching moments: Space plays", .rejected)
+      return
+    }
+    if replay != nil {
+      ui.status = StatusMessage(
+        "replaying the past: Space resumes first, then m plays on to the next moment", .rejected)
+      return
+    }
+    if ui.view == .moment { ui.view = .board }
+    if moments.hasWaiting {
+      presentWaitingMoment()
+      return
+    }
+    let left = moments.moments.count - moments.reached.count
+    ui.status = StatusMessage(
+      left == 0
+        ? "no more moments: playing to the end"
+        : "playing on to the next moment (\(left) left)")
+    setPaused(false)
+  }
+
+  /// `advance(by:)` when the scenario has moments: one happening at a time, stopping at a moment.
+  func advanceThroughMoments(by seconds: Double) {
+    let shownBefore = moments.reached.count
+    func stopped() -> Bool { currentMoment != nil && moments.reached.count > shownBefore }
+    revealAll()
+    if stopped() { return }
+    let target = runtime.now + seconds
+    while !runtime.isIdle {
+      let next = runtime.nextEventTime
+      if let t = moments.nextTime, t <= target + 1e-9, next.map({ t < $0 - 1e-9 }) ?? true {
+        runtime.advance(by: max(0, t - runtime.now))
+        liveModel.advanceClock(to: t)
+        if moments.observeClock(t), presentWaitingMoment() { return }
+        continue
+      }
+      guard let n = next, n <= target + 1e-9 else { break }
+      runtime.step()
+      revealAll()
+      if stopped() { return }
+    }
+    if runtime.isIdle {
+      if ui.status?.kind == .info { ui.status = nil }
+    } else {
+      runtime.advance(by: max(0, target - runtime.now))
+      liveModel.advanceClock(to: runtime.now)
+    }
+  }
+
+  /// Pauses without the status message a key would give.
+  private func setPausedQuietly() { setPaused(true) }
+}

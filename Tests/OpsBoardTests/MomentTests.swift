@@ -1,0 +1,153 @@
+import OpsEngine
+import OpsScenarios
+import Testing
+
+@testable import OpsBoard
+
+/// The scenario's moments as `opsview play` gives them to the board.
+func boardMoments(_ scenario: Scenario) -> [Moment] {
+  scenario.moments.map { m in
+    let trigger: Moment.Trigger =
+      switch m.trigger {
+      case .time(let t): .time(t)
+      case .state(let op, let to): .state(operation: op, to: to)
+      case .action(let i): .action(ordinal: scenario.actionOrdinal(ofAction: i))
+      }
+    return Moment(trigger, caption: m.caption)
+  }
+}
+
+func momentSession(_ scenario: Scenario, paused: Bool = false) -> BoardSession {
+  BoardSession(
+    BoardScenario(
+      title: scenario.title, notes: scenario.notes, moments: boardMoments(scenario),
+      makeRuntime: { scenario.makeRuntime() }),
+    speed: scenario.speed, paused: paused)
+}
+
+/// When the engine, run headless, reaches each of the scenario's moments.
+private func engineTimes(_ scenario: Scenario) -> [Double?] {
+  let runtime = scenario.makeRuntime()
+  runtime.run()
+  return scenario.moments.map { m in
+    switch m.trigger {
+    case .time(let t): return t
+    case .action(let i): return scenario.actions[i].at
+    case .state(let op, let to):
+      return runtime.events.first {
+        if case .state(op, _, to, _) = $0.kind { return true }
+        return false
+      }?.time
+    }
+  }
+}
+
+/// Plays the board in small ticks, continuing at each moment with m; returns (index, time) of each.
+private func playThroughMoments(_ s: BoardSession, tick: Double = 0.1) -> [(Int, Double)] {
+  var seen: [(Int, Double)] = []
+  var guardSteps = 0
+  while !s.isOver || s.currentMoment != nil, guardSteps < 100_000 {
+    guardSteps += 1
+    if let m = s.currentMoment {
+      seen.append((m.index, s.model.now))
+      #expect(s.paused)
+      _ = s.handle(.character("m"))
+      continue
+    }
+    s.tick(elapsed: tick / s.speed)
+  }
+  return seen
+}
+
+@Suite("Teaching moments: the board pauses at each and shows its caption")
+struct MomentTests {
+  @Test(arguments: Catalog.names)
+  func everyBuiltInMomentIsReachedInOrderAtTheEnginesTime(_ name: String) throws {
+    let scenario = try #require(Catalog.named(name))
+    #expect(!scenario.moments.isEmpty, "\(name) has no moments")
+    let expected = engineTimes(scenario)
+    let seen = playThroughMoments(momentSession(scenario))
+    #expect(seen.map(\.0) == Array(scenario.moments.indices), "\(name): order")
+    for ((i, time), engine) in zip(seen, expected.map { $0 ?? -1 }) {
+      #expect(abs(time - engine) < 1e-6, "\(name) moment \(i) at \(time), engine says \(engine)")
+    }
+  }
+
+  @Test func theCaptionIsShownWithCodeSpansBoldAndNoBackticks() throws {
+    let scenario = try #require(Catalog.named("tour"))
+    let s = momentSession(scenario)
+    s.advance(by: 100)
+    let m = try #require(s.currentMoment)
+    #expect(m.index == 0)
+    #expect(s.paused)
+    #expect(s.view == .moment)
+    let grid = s.render(width: 80, height: 24, ascii: false)
+    let text = grid.text
+    #expect(text.contains("Moment 1 of 4"))
+    #expect(text.contains("download just finished, so decode on the images"))
+    #expect(!text.contains("`"))
+    // `download` is drawn bold.
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let y = try #require(lines.firstIndex { $0.contains("download just finished") })
+    let x = lines[y].distance(
+      from: lines[y].startIndex, to: lines[y].range(of: "download just")!.lowerBound)
+    #expect(grid[x, y].attributes.contains(.bold))
+    #expect(text.contains("m continues"))
+    #expect(text.contains("m next moment"))
+  }
+
+  @Test func mClosesTheCaptionAndPlaysOnToTheNextMoment() throws {
+    let scenario = try #require(Catalog.named("lifecycle"))
+    let s = momentSession(scenario)
+    s.advance(by: 100)
+    #expect(s.currentMoment?.index == 0)
+    #expect(s.model.now == 1)
+    press(s, .character("m"))
+    #expect(!s.paused)
+    #expect(s.view == .board)
+    s.advance(by: 100)
+    #expect(s.currentMoment?.index == 1)
+    #expect(s.model.now == 4)
+    // Esc closes the caption and stays paused there.
+    press(s, .escape)
+    #expect(s.view == .board)
+    #expect(s.paused)
+    #expect(s.currentMoment == nil)
+  }
+
+  @Test func aKeyPressedAtAMomentActsAtThatMomentsTime() throws {
+    let scenario = try ScenarioLoader.parse(
+      """
+      queues: [{name: q, maxConcurrent: 1}]
+      operations:
+        - {name: a, work: 2}
+        - {name: b, work: 2}
+      moments:
+        - {at: 1, caption: "half way through a"}
+      """, file: "t.yaml", defaultID: "t")
+    let s = momentSession(scenario)
+    s.advance(by: 50)
+    #expect(s.currentMoment?.index == 0)
+    #expect(s.runtime.now == 1)
+    #expect(s.model.now == 1)
+    press(s, .escape, .character("c"))  // cancels the selected operation, a, at 1s
+    let cancelled = s.runtime.events.first {
+      if case .cancelled("a", _, _) = $0.kind { return true }
+      return false
+    }
+    #expect(cancelled?.time == 1)
+  }
+
+  @Test func theKeyMapListsTheMomentKeyForHelpAndTheFooter() {
+    let map = KeyMap.standard
+    #expect(map.keyLabel(.nextMoment) == "m")
+    #expect(map.footerItems(for: .moment, ascii: false).first?.text == "m next moment")
+    #expect(map.bindings(in: .global).contains { $0.action == .nextMoment })
+  }
+
+  @Test func mWithoutMomentsSaysSo() {
+    let s = photoSession()
+    press(s, .character("m"))
+    #expect(s.status?.text.contains("no teaching moments") == true)
+  }
+}
