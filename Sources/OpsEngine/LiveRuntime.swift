@@ -87,7 +87,7 @@ public final class LiveRuntime: @unchecked Sendable {
 
   /// `lints`: what is checked and published as `warning` events, on the delivery queue (none: `[]`).
   public init(lints: [any Lint] = Lints.standard) {
-    publisher = EventPublisher(lints: lints)
+    publisher = EventPublisher(lints: lints, folds: false)
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)
     publisher.deliver = { [unowned(unsafe) self] event in

@@ -28,8 +28,8 @@ func runFoundation(count: Int, maxConcurrent: Int?) -> Measurement {
 }
 
 /// The same through the live runtime, with a subscriber that receives every event.
-func runLive(count: Int, maxConcurrent: Int?) -> Measurement {
-  let rt = LiveRuntime()
+func runLive(count: Int, maxConcurrent: Int?, lints: Bool = true) -> Measurement {
+  let rt = LiveRuntime(lints: lints ? Lints.standard : [])
   let counter = EventCounter()
   rt.subscribe { _ in counter.count += 1 }
   try! rt.addQueue(QueueSpec(name: "q", maxConcurrent: maxConcurrent))

@@ -33,6 +33,7 @@ if let side = arguments.first {
   let m: Measurement
   switch side {
   case "live": m = runLive(count: operations, maxConcurrent: limit)
+  case "live-nolints": m = runLive(count: operations, maxConcurrent: limit, lints: false)
   case "foundation": m = runFoundation(count: operations, maxConcurrent: limit)
   default: m = runVirtual(events: 1_000_000)
   }

@@ -14,8 +14,13 @@ public final class EventPublisher {
   private var wakeToken = 0
   private var scheduledWake: Double?
 
-  public init(lints: [any Lint] = Lints.standard) {
+  /// Whether events are folded into `projection`: always when there are lints (they read it), and when
+  /// the owner exposes the projection (the virtual runtime); the live runtime without lints skips it.
+  private let folds: Bool
+
+  public init(lints: [any Lint] = Lints.standard, folds: Bool = true) {
     self.lints = lints
+    self.folds = folds || !lints.isEmpty
   }
 
   /// Publishes one event from the core (its sequence number is replaced by the publisher's).
@@ -58,7 +63,7 @@ public final class EventPublisher {
   private func emit(_ kind: EventKind, at time: Double) {
     seq += 1
     let event = Event(seq: seq, time: time, kind: kind)
-    projection.apply(event)
+    if folds { projection.apply(event) }
     deliver(event)
   }
 
