@@ -1,4 +1,4 @@
-import OpsBoard
+import OpsCells
 import Testing
 
 @testable import OpsTerminal
