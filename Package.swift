@@ -56,7 +56,7 @@ let package = Package(
     .testTarget(
       name: "OpsBoardTests",
       dependencies: [
-        "OpsBoard", "OpsScenarios", "OpsEngine",
+        "OpsBoard", "OpsScenarios", "OpsEngine", "OpsExport",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__"]

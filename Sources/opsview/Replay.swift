@@ -16,8 +16,8 @@ struct Replay: ParsableCommand {
   @Argument(help: "The recording (.jsonl), or - for standard input.")
   var file: String
 
-  @Option(help: "Playback speed: recorded seconds per real second.")
-  var speed: Double = 1
+  @Option(help: "Playback speed: recorded seconds per real second (default: the scenario's own).")
+  var speed: Double?
 
   @Flag(help: "Start paused (press Space to play, . to step one event).")
   var paused = false
@@ -31,7 +31,7 @@ struct Replay: ParsableCommand {
   var ascii = false
 
   func validate() throws {
-    if !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be between 0 and 1000") }
+    if let speed, !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be between 0 and 1000") }
   }
 
   func run() throws {
@@ -40,7 +40,7 @@ struct Replay: ParsableCommand {
     try preflightTerminal()
     let events = input.recording.events
     let board = BoardSession(
-      title: input.title, notes: input.notes, speed: speed, paused: paused,
+      title: input.title, notes: input.notes, speed: speed ?? input.scenario?.speed ?? 1, paused: paused,
       workSettings: input.scenario?.workSettings ?? [:],
       makeSource: { RecordingSource(events: events) })
     try runOnTerminal(board, mouse: !noMouse, ascii: ascii)
