@@ -31,7 +31,9 @@ struct Replay: ParsableCommand {
   var ascii = false
 
   func validate() throws {
-    if let speed, !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be between 0 and 1000") }
+    if let speed, !(speed > 0 && speed <= 1000) {
+      throw ValidationError("--speed must be between 0 and 1000")
+    }
   }
 
   func run() throws {
@@ -40,7 +42,8 @@ struct Replay: ParsableCommand {
     try preflightTerminal()
     let events = input.recording.events
     let board = BoardSession(
-      title: input.title, notes: input.notes, speed: speed ?? input.scenario?.speed ?? 1, paused: paused,
+      title: input.title, notes: input.notes, speed: speed ?? input.scenario?.speed ?? 1,
+      paused: paused,
       workSettings: input.scenario?.workSettings ?? [:],
       makeSource: { RecordingSource(events: events) })
     try runOnTerminal(board, mouse: !noMouse, ascii: ascii)

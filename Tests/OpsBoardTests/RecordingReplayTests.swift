@@ -79,6 +79,8 @@ struct RecordingReplayTests {
     while !replay.isOver { replay.advance(by: 5) }
     press(replay, .left, .left)
     #expect(replay.position == original.log.count - 2)
-    #expect(replay.model == original.history.model(afterEvents: original.log.count - 2, log: original.log))
+    #expect(
+      replay.model == original.history.model(afterEvents: original.log.count - 2, log: original.log)
+    )
   }
 }
