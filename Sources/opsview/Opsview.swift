@@ -11,7 +11,7 @@ struct Opsview: ParsableCommand {
       Exit codes: 0 ok, 1 scenario or validation error, 2 usage or terminal error.
       """,
     version: "0.1.0",
-    subcommands: [Play.self, Replay.self, Trace.self, Export.self, List.self, Check.self],
+    subcommands: [Play.self, Replay.self, Attach.self, Trace.self, Export.self, List.self, Check.self],
     defaultSubcommand: Play.self
   )
 }
