@@ -39,13 +39,14 @@ final class Step: Operation, @unchecked Sendable {
     super.init()
     self.name = name
   }
+  override func cancel() {
+    say("photos: \(name!) cancelled")
+    super.cancel()
+  }
   override func main() {
     let end = Date().addingTimeInterval(seconds)
     while Date() < end {
-      if isCancelled {
-        say("photos: \(name!) cancelled")
-        return
-      }
+      if isCancelled { return }
       usleep(50_000)
     }
   }

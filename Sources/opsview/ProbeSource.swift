@@ -12,7 +12,8 @@ final class ProbeSource: EventSource {
   private var received: [Event] = []
   private var status: ProbeClient.Status = .connecting
   private var dropped = 0
-  private let started = Date()
+  /// When the newest event arrived: the clock runs on from its time while the program lives.
+  private var lastArrival: (time: Double, at: Date)?
 
   init(client: ProbeClient) { self.client = client }
 
@@ -37,7 +38,13 @@ final class ProbeSource: EventSource {
     return parts.joined(separator: ", ")
   }
 
-  var now: Double { received.last.map { max($0.time, 0) } ?? 0 }
+  /// The program's clock (seconds since its probe started): the newest event's time plus the wall
+  /// time since it arrived, stopped when the program is gone.
+  var now: Double {
+    guard let last = lastArrival else { return 0 }
+    guard case .connected = status else { return last.time }
+    return last.time + Date().timeIntervalSince(last.at)
+  }
   /// A program can always do more: the board keeps its clock running.
   var isIdle: Bool { false }
 
@@ -68,6 +75,7 @@ final class ProbeSource: EventSource {
     let mail = client.drain()
     status = mail.status
     dropped = mail.dropped
+    if let newest = mail.events.last { lastArrival = (newest.time, Date()) }
     for e in mail.events {
       received.append(e)
       for h in handlers { h(e) }
