@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "OpsEngine", targets: ["OpsEngine"]),
+    .library(name: "OpsProbe", targets: ["OpsProbe"]),
     .executable(name: "opsview", targets: ["opsview"]),
   ],
   dependencies: [
@@ -34,6 +35,10 @@ let package = Package(
     // Exports for handouts and other tools (Perfetto, Graphviz, Mermaid, SVG, Markdown), read from
     // the engine's projection.
     .target(name: "OpsExport", dependencies: ["OpsEngine"]),
+    // Lets `opsview attach` see a program: a Unix-socket probe and an observed OperationQueue.
+    .target(name: "OpsProbe", dependencies: ["OpsEngine"]),
+    // A small photo pipeline on OperationQueue, to attach to (`swift run opsview-example-photos`).
+    .executableTarget(name: "opsview-example-photos", dependencies: ["OpsProbe"]),
     // Room 4: the only code that touches ncursesw.
     // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
     .systemLibrary(name: "CNCursesW"),
@@ -44,7 +49,7 @@ let package = Package(
     .executableTarget(
       name: "opsview",
       dependencies: [
-        "OpsEngine", "OpsScenarios", "OpsBoard", "OpsTerminal", "OpsExport",
+        "OpsEngine", "OpsScenarios", "OpsBoard", "OpsTerminal", "OpsExport", "OpsProbe",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -64,12 +69,13 @@ let package = Package(
     .testTarget(
       name: "OpsBoardTests",
       dependencies: [
-        "OpsBoard", "OpsScenarios", "OpsEngine",
+        "OpsBoard", "OpsScenarios", "OpsEngine", "OpsExport",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__"]
     ),
     .testTarget(name: "OpsExportTests", dependencies: ["OpsExport", "OpsScenarios", "OpsEngine"]),
+    .testTarget(name: "OpsProbeTests", dependencies: ["OpsProbe", "OpsEngine"]),
     .testTarget(name: "OpsTerminalTests", dependencies: ["OpsTerminal", "OpsCells"]),
     .testTarget(name: "EndToEndTests", dependencies: ["opsview"]),
   ],

@@ -12,7 +12,9 @@ struct Opsview: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Play.self, Trace.self, Export.self, Code.self, Verify.self, New.self, List.self, Check.self,
+      Play.self, Replay.self, Attach.self, Trace.self, Export.self, Code.self, Verify.self,
+      New.self,
+      List.self, Check.self,
     ],
     defaultSubcommand: Play.self
   )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpsBoard
+import OpsExport
 import OpsScenarios
 import OpsTerminal
 
@@ -35,35 +36,64 @@ struct Play: ParsableCommand {
   @Flag(help: "Start in the presenter layout for a projector (P toggles it on the board).")
   var present = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Write the run as it happens to FILE, a recording for `opsview replay`.", valueName: "FILE"))
+  var record: String?
+
+  @Option(
+    name: .customLong("save-actions"),
+    help: ArgumentHelp(
+      "On quitting, write the scenario with the key commands of the run added to its actions.",
+      valueName: "FILE"))
+  var saveActions: String?
+
   func validate() throws {
     if let s = speed, let problem = NumberOption.speedProblem(s) { throw ValidationError(problem) }
   }
 
   func run() throws {
     let s = try source.resolve()
-    do {
-      try TerminalApp.preflight()
-    } catch {
-      printError("\(error)")
-      throw Exit.usage
-    }
+    try preflightTerminal()
     // r reads the scenario again, so an edited file is played as it is now.
     let path = source.scenario
     let board = BoardSession(
       s.board, speed: speed ?? s.speed, paused: paused,
       reload: { try Catalog.resolve(path).board })
     if present { board.present() }
-    let outcome = MainActor.assumeIsolated {
-      Result { () throws(TerminalError) in
-        try TerminalApp.run(board, options: TerminalOptions(mouse: !noMouse, ascii: ascii))
+    var recorder: RecordingFile?
+    if let record {
+      do {
+        let header = RecordingHeader(
+          opsview: Opsview.configuration.version, scenario: s.id, title: s.title,
+          source: Catalog.sourceText(of: s))
+        let file = try RecordingFile(path: record, header: header)
+        board.observePresent { file.record($0) }
+        recorder = file
+      } catch {
+        printError("opsview: \(error)")
+        throw Exit.scenarioError
       }
     }
-    switch outcome {
-    case .success(let reason):
-      if reason.exitCode != 0 { throw ExitCode(reason.exitCode) }
-    case .failure(let error):
-      printError("\(error)")
-      throw Exit.usage
+    defer { withExtendedLifetime(recorder) {} }
+    try runOnTerminal(board, mouse: !noMouse, ascii: ascii)
+    if let saveActions { try writeActions(of: board, to: saveActions, scenario: s) }
+  }
+
+  /// The key commands of the present run, as the scenario's actions.
+  private func writeActions(of board: BoardSession, to path: String, scenario: Scenario) throws {
+    guard let text = Catalog.sourceText(of: scenario) else {
+      printError("opsview: cannot read \(scenario.source) again to add the actions to it")
+      throw Exit.scenarioError
     }
+    let keys = board.keyCommandsSent.map { ScenarioAction(at: $0.time, command: $0.command) }
+    let out = ActionsFile.text(scenarioText: text, own: scenario.actions, keys: keys)
+    do {
+      try out.write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+      printError("opsview: \(path): \(error.localizedDescription)")
+      throw Exit.scenarioError
+    }
+    printError("opsview: wrote \(scenario.actions.count + keys.count) actions to \(path)")
   }
 }

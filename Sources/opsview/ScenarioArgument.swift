@@ -4,7 +4,10 @@ import OpsScenarios
 
 /// The scenario argument `play` and `trace` share: a built-in name or a file.
 struct ScenarioOptions: ParsableArguments {
-  @Argument(help: "A built-in scenario name (see `opsview list`) or a path to a scenario file.")
+  @Argument(
+    help:
+      "A built-in scenario name (see `opsview list`), a path to a scenario file, or for trace a recording (.jsonl, - for standard input)."
+  )
   var scenario: String = Catalog.defaultName
 
   /// The scenario, or exit 1 with every problem printed.

@@ -34,6 +34,9 @@ struct Trace: ParsableCommand {
   }
 
   func run() throws {
+    if source.scenario == "-" || source.scenario.lowercased().hasSuffix(".jsonl") {
+      return try traceRecording()
+    }
     let s = try source.resolve()
     let runtime = s.makeRuntime()
     let out = BufferedOutput()
@@ -64,6 +67,45 @@ struct Trace: ParsableCommand {
       let end = until.map { "stopped at \(fixed3($0))s" } ?? "idle at \(fixed3(runtime.now))s"
       out.safeWrite(
         "# \(end): \(runtime.eventCount) events"
+          + (unfinished.isEmpty
+            ? ", every operation that was added finished"
+            : ", \(unfinished.count) never finished: \(unfinished.prefix(12).joined(separator: ", "))"
+              + (unfinished.count > 12 ? ", …" : "")))
+    }
+    out.flush()
+  }
+}
+
+extension Trace {
+  /// A recording prints as its run did: the same lines, from the recorded events up to `--until`.
+  fileprivate func traceRecording() throws {
+    let input = try RecordingInput(path: source.scenario)
+    let events = input.recording.events.filter { until == nil || $0.time <= until! }
+    var projection = Projection()
+    for event in events { projection.apply(event) }
+    let out = BufferedOutput()
+    switch format {
+    case .jsonl:
+      for event in events { out.write(event.jsonLine) }
+    case .text:
+      let names = projection.queues.map(\.name) + projection.operations.map(\.name)
+      let groups = projection.operations.filter { $0.kind == .group }.map(\.name)
+      let text = TextTrace(names: names, groups: groups)
+      out.write("# \(input.recording.scenario ?? input.name): \(input.title)")
+      out.write(text.header)
+      var annotator = TraceAnnotator(text: text, explain: explain)
+      for event in events {
+        for line in annotator.annotate(event) { out.write(line) }
+        out.write(text.line(event))
+      }
+      for line in annotator.finish() { out.write(line) }
+      let unfinished = projection.operations.filter {
+        $0.state != .finished && $0.state != .initialized
+      }.map(\.name)
+      let end =
+        until.map { "stopped at \(fixed3($0))s" } ?? "recording ends at \(fixed3(projection.now))s"
+      out.write(
+        "# \(end): \(events.count) events"
           + (unfinished.isEmpty
             ? ", every operation that was added finished"
             : ", \(unfinished.count) never finished: \(unfinished.prefix(12).joined(separator: ", "))"

@@ -76,7 +76,8 @@ import Testing
       r.out.contains(
         "group-deadlock.yaml: warning: 'g' and 'c' can never finish: 'g' waits for 'c' to finish; "
           + "'c' is added only when its group 'g' starts"))
-    #expect(r.out.contains("group-deadlock.yaml: ok (1 queues, 2 operations, 0 actions, 0 moments)"))
+    #expect(
+      r.out.contains("group-deadlock.yaml: ok (1 queues, 2 operations, 0 actions, 0 moments)"))
   }
 
   @Test func aSymbolicLinkLoopIsCalledWhatItIs() throws {

@@ -4,7 +4,8 @@ import Testing
 /// CJK and emoji names on the real board, in tmux: drawn as themselves, two columns each, not `?`.
 @Suite(
   .serialized,
-  .enabled(if: TmuxSession.isAvailable, "tmux is not installed: skipping the end-to-end board tests"))
+  .enabled(
+    if: TmuxSession.isAvailable, "tmux is not installed: skipping the end-to-end board tests"))
 struct WideCharacterEndToEndTests {
   @Test func wideNamesAreDrawnAsThemselves() throws {
     let binary = try #require(OpsviewBinary.path, "opsview was not found; run `swift build` first")

@@ -4,7 +4,9 @@ import Testing
 
 /// Text with wide characters takes two cells per character on the board, as on the terminal.
 @Suite struct WideTextTests {
-  private func row(_ canvas: Canvas) -> [Character] { (0..<canvas.width).map { canvas.grid[$0, 0].character } }
+  private func row(_ canvas: Canvas) -> [Character] {
+    (0..<canvas.width).map { canvas.grid[$0, 0].character }
+  }
   private let c = CellWidth.continuation
 
   @Test func wideCharactersTakeTwoCells() {

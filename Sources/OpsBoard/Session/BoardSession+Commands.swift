@@ -1,10 +1,16 @@
 import OpsEngine
 
-/// Keys that change the engine. Each goes through `runtime.perform(_:source: .key)`, so it is logged as
-/// a command before its effects; a command that cannot apply says why in the status line.
+/// Keys that change the engine. Each goes through the source's `perform`, logged as a key command
+/// before its effects; a command that cannot apply says why in the status line, and a source that
+/// takes no commands (a recording, a read-only probe) says so.
 extension BoardSession {
   private var currentQueue: QueueInfo? {
     ui.shared.selectedQueue < model.queues.count ? model.queues[ui.shared.selectedQueue] : nil
+  }
+
+  /// The key commands of the present run, with the times they were sent (`play --save-actions`).
+  public var keyCommandsSent: [(time: Double, command: Command)] {
+    keyCommands.map { ($0.time, $0.command) }
   }
 
   /// Whether a restart reads the scenario again.
@@ -34,12 +40,16 @@ extension BoardSession {
         "replaying the past: commands change only the present; Space resumes first", .rejected)
       return .rejected("replaying")
     }
+    if let why = source.commandRefusal {
+      ui.status = StatusMessage(why, .rejected)
+      return .rejected(why)
+    }
     // Show everything first, so the command lands after what the user has seen.
     revealAll()
     let after = log.count
-    let outcome = runtime.perform(command, source: .key)
+    let outcome = source.perform(command)
     // Rejected ones too: they are logged, and the rebuilt log must match event for event.
-    keyCommands.append(RecordedCommand(after: after, time: runtime.now, command: command))
+    keyCommands.append(RecordedCommand(after: after, time: source.now, command: command))
     revealAll()
     switch outcome {
     case .applied: ui.status = StatusMessage(applied(), .applied)

@@ -102,8 +102,8 @@ extension BoardSession {
       "playing again from \(clockText(liveModel.now))s: the future is replayed from here")
   }
 
-  /// Restarts the runtime from the factory, schedules the key commands sent before event `count` at
-  /// their times (source key), and reveals events until `count` are shown again. The engine is
+  /// Restarts the source from the factory, schedules the key commands sent before event `count` at
+  /// their times (source key), and reveals events until `count` are shown again. A virtual source is
   /// deterministic, so the same commands at the same times give the same events.
   func rebuild(upTo count: Int) {
     let kept = keyCommands.filter { $0.after < count }
@@ -111,7 +111,7 @@ extension BoardSession {
     restart()
     self.ui = ui
     keyCommands = kept
-    for c in kept { runtime.schedule(c.command, at: c.time, source: .key) }
+    for c in kept { source.schedule(c.command, at: c.time) }
     while log.count < count, revealOne() != nil {}
   }
 }

@@ -1,7 +1,7 @@
 import OpsEngine
 
-/// The board's controller: owns a virtual runtime, folds its events into a `BoardModel`, plays the
-/// virtual clock in real time, maps keys to commands and views, and renders frames for the terminal.
+/// The board's controller: runs over an event source, folds its events into a `BoardModel`, plays the
+/// source's clock in real time, maps keys to commands and views, and renders frames for the terminal.
 public final class BoardSession: InteractiveBoard {
   public private(set) var title: String
   public private(set) var notes: String
@@ -23,7 +23,10 @@ public final class BoardSession: InteractiveBoard {
   public private(set) var workSettings: [String: String]
   /// Every log entry revealed so far (the model keeps only the newest).
   public private(set) var log: [LogEntry] = []
-  public private(set) var runtime: VirtualRuntime
+  /// What the board runs over (rebuilt by a restart or by time travel's "resume from here").
+  public private(set) var source: any EventSource
+  /// Told of every event added to the present and of every restart (`opsview play --record`).
+  private var presentObserver: ((PresentChange) -> Void)?
   /// Checkpoints of the model, for rebuilding any earlier moment.
   private(set) var history = BoardHistory()
   /// The scenario's teaching moments: which were reached and shown (see BoardSession+Moments).
@@ -38,23 +41,37 @@ public final class BoardSession: InteractiveBoard {
   /// At most this many frames a second while playing.
   static let frameInterval = 1.0 / 30
 
-  private var makeRuntime: () -> VirtualRuntime
+  private var makeSource: () -> any EventSource
   /// Reads the scenario again (its file may have changed) for a restart; nil for a fixed one.
   private let reload: (() throws -> BoardScenario)?
   /// Events the engine published that the board has not shown yet (stepping reveals one at a time).
   private var incoming: [Event] = []
   private var incomingHead = 0
-  /// Bumped by a restart, so events from a replaced runtime are ignored.
+  /// Bumped by a restart, so events from a replaced source are ignored.
   private var generation = 0
   var ui = BoardUIState()
   private(set) var screen: (width: Int, height: Int) = (80, 24)
   /// What the last frame cost (tests check it follows what is visible).
   private(set) var lastStats = RenderStats()
 
-  public init(
+  /// A board over the virtual runtimes `makeRuntime` builds.
+  public convenience init(
     title: String, notes: String, speed: Double = 1, paused: Bool = false,
     keyMap: KeyMap = .standard, workSettings: [String: String] = [:],
     makeRuntime: @escaping () -> VirtualRuntime,
+    reload: (() throws -> BoardScenario)? = nil, moments: [Moment] = []
+  ) {
+    self.init(
+      title: title, notes: notes, speed: speed, paused: paused, keyMap: keyMap,
+      workSettings: workSettings, makeSource: { VirtualScenarioSource(makeRuntime()) },
+      reload: reload, moments: moments)
+  }
+
+  /// A board over the sources `makeSource` builds (again on a restart).
+  public init(
+    title: String, notes: String, speed: Double = 1, paused: Bool = false,
+    keyMap: KeyMap = .standard, workSettings: [String: String] = [:],
+    makeSource: @escaping () -> any EventSource,
     reload: (() throws -> BoardScenario)? = nil, moments: [Moment] = []
   ) {
     self.moments = MomentTracker(moments)
@@ -64,9 +81,9 @@ public final class BoardSession: InteractiveBoard {
     self.speed = min(max(speed, Self.speeds.first!), Self.speeds.last!)
     self.paused = paused
     self.keyMap = keyMap
-    self.makeRuntime = makeRuntime
+    self.makeSource = makeSource
     self.reload = reload
-    runtime = makeRuntime()
+    source = makeSource()
     attach()
   }
 
@@ -83,10 +100,24 @@ public final class BoardSession: InteractiveBoard {
       moments: scenario.moments)
   }
 
-  /// Subscribes to the current runtime and shows what building it published.
+  /// The virtual scenario's runtime; only a board over a virtual scenario has one (tests read it).
+  public var runtime: VirtualRuntime {
+    guard let virtual = source as? VirtualScenarioSource else {
+      preconditionFailure("this board does not run over a virtual scenario")
+    }
+    return virtual.runtime
+  }
+
+  /// Tells `observer` of every event in the present, those shown already first, and of every restart.
+  public func observePresent(_ observer: @escaping (PresentChange) -> Void) {
+    for entry in log { observer(.event(entry.event)) }
+    presentObserver = observer
+  }
+
+  /// Subscribes to the current source and shows what it published so far.
   private func attach() {
     let mine = generation
-    runtime.subscribe { [weak self] event in
+    source.subscribe { [weak self] event in
       guard let self, self.generation == mine else { return }
       self.incoming.append(event)
     }
@@ -112,7 +143,7 @@ public final class BoardSession: InteractiveBoard {
   /// Events published by the engine and not yet shown.
   public var unrevealedCount: Int { incoming.count - incomingHead }
   /// The engine has nothing more scheduled and the board shows all it published.
-  public var isOver: Bool { runtime.isIdle && unrevealedCount == 0 }
+  public var isOver: Bool { source.isIdle && unrevealedCount == 0 }
 
   public func select(operation name: String) {
     if model.index(ofOperation: name) != nil { ui.shared.selected = name }
@@ -137,14 +168,14 @@ public final class BoardSession: InteractiveBoard {
       return
     }
     revealAll()
-    guard !runtime.isIdle else { return }
-    runtime.advance(by: seconds)
+    guard !source.isIdle else { return }
+    source.advance(by: seconds)
     revealAll()
-    if runtime.isIdle {
+    if source.isIdle {
       // The run just ended: a message about playing is stale, the end-of-run line says more.
       if ui.status?.kind == .info { ui.status = nil }
     } else {
-      liveModel.advanceClock(to: runtime.now)
+      liveModel.advanceClock(to: source.now)
     }
   }
 
@@ -157,6 +188,7 @@ public final class BoardSession: InteractiveBoard {
   func show(_ event: Event) {
     log.append(liveModel.apply(event))
     history.record(liveModel)
+    presentObserver?(.event(event))
   }
 
   func revealAll() {
@@ -177,7 +209,7 @@ public final class BoardSession: InteractiveBoard {
     while incomingHead == incoming.count {
       incoming.removeAll(keepingCapacity: true)
       incomingHead = 0
-      guard runtime.step() else { return nil }
+      guard source.step() else { return nil }
     }
     let event = incoming[incomingHead]
     incomingHead += 1
@@ -197,7 +229,7 @@ public final class BoardSession: InteractiveBoard {
         title = s.title
         notes = s.notes
         workSettings = s.workSettings
-        makeRuntime = s.makeRuntime
+        makeSource = { VirtualScenarioSource(s.makeRuntime()) }
         moments = MomentTracker(s.moments)
       } catch {
         return "\(error)"
@@ -209,7 +241,8 @@ public final class BoardSession: InteractiveBoard {
 
   func restart() {
     generation += 1
-    runtime = makeRuntime()
+    presentObserver?(.reset)
+    source = makeSource()
     liveModel = BoardModel()
     replay = nil
     keyCommands = []
@@ -253,7 +286,8 @@ public final class BoardSession: InteractiveBoard {
     PlaybackInfo(
       title: title, speed: speed, paused: paused, unrevealed: unrevealedCount,
       finished: isOver && replay == nil, unfinished: model.unfinishedCount,
-      replaying: replay.map { ($0.position, log.count) }, resumeFrom: resumeFrom)
+      replaying: replay.map { ($0.position, log.count) }, resumeFrom: resumeFrom,
+      sourceLabel: source.label)
   }
 
   public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {

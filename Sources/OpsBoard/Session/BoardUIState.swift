@@ -60,4 +60,6 @@ struct PlaybackInfo {
   /// While time travelling: events shown of those revealed.
   var replaying: (shown: Int, of: Int)?
   var resumeFrom: ResumePoint = .present
+  /// What the board runs over, when it is not the virtual scenario ("recording").
+  var sourceLabel: String? = nil
 }

@@ -1,0 +1,27 @@
+import OpsEngine
+
+/// What the board runs over: something it subscribes to and sends commands to. The virtual scenario
+/// is one source (it can also step and advance its clock, and is rebuilt for time travel); a
+/// recording is another. The board's time travel works over whatever it has received, so a source
+/// only has to deliver events in order.
+public protocol EventSource: AnyObject {
+  /// Delivers every event published so far, then each new one, in order, on the caller's thread
+  /// (during `advance`, `step` or `perform`).
+  func subscribe(_ handler: @escaping (Event) -> Void)
+  /// What the header says the board runs over ("recording"); nil for the virtual scenario.
+  var label: String? { get }
+  /// The source's clock, in seconds.
+  var now: Double { get }
+  /// Nothing more will happen unless a command is sent.
+  var isIdle: Bool { get }
+  /// Moves the clock on by `seconds`; events come due on the way.
+  func advance(by seconds: Double)
+  /// Makes the next event happen; false when nothing more will.
+  func step() -> Bool
+  /// Why commands are refused (shown in the status line), or nil when the source accepts them.
+  var commandRefusal: String? { get }
+  /// Sends a command from a key now.
+  func perform(_ command: Command) -> CommandOutcome
+  /// Sends a key command at `time` (rebuilding: the same command at the time it was first sent).
+  func schedule(_ command: Command, at time: Double)
+}

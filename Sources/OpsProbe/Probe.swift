@@ -1,0 +1,109 @@
+import Foundation
+import OpsEngine
+import Synchronization
+
+/// Lets `opsview attach` see this program: `try Probe.start()` once at launch, then create queues as
+/// `ObservedOperationQueue` (or publish a `LiveRuntime` with `Probe.publish(_:)`). Steering commands
+/// from the viewer are refused unless `control` is true.
+public final class Probe: Sendable {
+  /// The running probe; observed queues report to it (nothing is reported before `start`).
+  public static var current: Probe? { running.withLock { $0 } }
+  private static let running = Mutex<Probe?>(nil)
+
+  public let path: String
+  public let control: Bool
+  let sampleInterval: Double
+  private let server: Mutex<ProbeServer?> = Mutex(nil)
+  private let clock = ContinuousClock.now
+  private let seq = Mutex(0)
+  let registry = ProbeRegistry()
+  private let log: @Sendable (String) -> Void
+
+  /// Starts listening on a Unix socket under `ProbeAddress.directory` (0600). `sampleInterval`:
+  /// how often operation states are read (Foundation on Linux has no KVO to observe them).
+  /// `capacity`: events kept for viewers; beyond it events are dropped and counted.
+  @discardableResult
+  public static func start(
+    program: String = ProcessInfo.processInfo.processName, control: Bool = false,
+    sampleInterval: Double = 0.05, capacity: Int = 200_000,
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws -> Probe {
+    try FileManager.default.createDirectory(
+      atPath: ProbeAddress.directory, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
+    let probe = Probe(
+      path: ProbeAddress.path(program: program, pid: getpid()), control: control,
+      sampleInterval: sampleInterval, log: log)
+    let header = ProbeWire.Header(
+      program: program, pid: getpid(), control: control, sampleInterval: sampleInterval)
+    let server = try ProbeServer(
+      path: probe.path, header: header, capacity: capacity,
+      onCommand: { [weak probe] in probe?.handle($0) })
+    probe.server.withLock { $0 = server }
+    running.withLock { $0 = probe }
+    probe.startSampling()
+    return probe
+  }
+
+  private init(
+    path: String, control: Bool, sampleInterval: Double,
+    log: @escaping @Sendable (String) -> Void
+  ) {
+    self.path = path
+    self.control = control
+    self.sampleInterval = sampleInterval
+    self.log = log
+  }
+
+  /// Stops listening and removes the socket (a program that exits without it leaves a stale socket,
+  /// which `opsview attach` removes).
+  public func stop() {
+    server.withLock { $0?.stop() }
+    Self.running.withLock { if $0 === self { $0 = nil } }
+  }
+
+  /// Events dropped because the buffer was full.
+  public var dropped: Int { server.withLock { $0?.dropped ?? 0 } }
+
+  /// Publishes every event of a `LiveRuntime` (its own seq and time are kept: one runtime a probe).
+  public func publish(_ runtime: LiveRuntime) {
+    runtime.subscribe { [weak self] event in self?.server.withLock { $0 }?.publish(event.jsonLine) }
+  }
+
+  func emit(_ kind: EventKind) {
+    let time =
+      Double((ContinuousClock.now - clock).components.attoseconds) / 1e18
+      + Double((ContinuousClock.now - clock).components.seconds)
+    // seq and the line are made under one lock, so events reach the buffer in seq order.
+    seq.withLock { n in
+      n += 1
+      server.withLock { $0 }?.publish(Event(seq: n, time: time, kind: kind).jsonLine)
+    }
+  }
+
+  private func handle(_ command: Command) {
+    guard control else {
+      log("opsview: refused \(command.name) from the viewer: control is off")
+      return
+    }
+    let (target, value): (String, String?) =
+      switch command {
+      case .cancel(let o): (o, nil)
+      case .cancelAll(let q), .suspend(let q), .resume(let q): (q, nil)
+      case .setMaxConcurrent(let q, let v): (q, v.map(String.init) ?? "default")
+      }
+    emit(.command(command: command.name, target: target, value: value, source: .key))
+    log("opsview: \(command.name) \(target)\(value.map { " \($0)" } ?? "") from the viewer")
+    registry.apply(command)
+  }
+
+  private func startSampling() {
+    let interval = sampleInterval
+    Thread.detachNewThread { [weak self] in
+      while let probe = self {
+        probe.registry.sample(probe)
+        usleep(UInt32(interval * 1_000_000))
+      }
+    }
+  }
+}

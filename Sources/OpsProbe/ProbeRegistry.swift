@@ -1,0 +1,114 @@
+import Foundation
+import OpsEngine
+import Synchronization
+
+/// The queues and unfinished operations a probe watches. Additions, suspension and limit changes are
+/// reported exactly (the observed queue overrides them); operation states are sampled, because
+/// swift-corelibs-foundation has no KVO and the operations are the program's own objects.
+final class ProbeRegistry: Sendable {
+  struct Watched: @unchecked Sendable {
+    // Operation is thread-safe for the flags read here.
+    let operation: Operation
+    let name: String
+    let queue: String
+    let dependencies: [String]
+    var state: OperationState
+    var cancelled: Bool
+  }
+  private struct Queues: @unchecked Sendable {
+    // Weak boxes: the registry must not keep a program's queue alive.
+    var byName: [String: WeakQueue] = [:]
+  }
+  private final class WeakQueue: @unchecked Sendable {
+    weak var queue: ObservedOperationQueue?
+    init(_ q: ObservedOperationQueue) { queue = q }
+  }
+  private let watched = Mutex<[Watched]>([])
+  private let queues = Mutex(Queues())
+  private let counter = Mutex(0)
+
+  func generatedName(_ kind: String) -> String {
+    counter.withLock {
+      $0 += 1
+      return "\(kind) \($0)"
+    }
+  }
+
+  func add(queue: ObservedOperationQueue, name: String) {
+    queues.withLock { $0.byName[name] = WeakQueue(queue) }
+  }
+
+  func watch(_ w: Watched) { watched.withLock { $0.append(w) } }
+
+  /// Reads each watched operation's flags and reports the states it went through since the last
+  /// sample, every step of the path, so the viewer's fold sees the same transitions as for a scenario.
+  func sample(_ probe: Probe) {
+    watched.withLock { list in
+      var executing: [String: Int] = [:]
+      for w in list where w.state == .executing { executing[w.queue, default: 0] += 1 }
+      for i in list.indices {
+        let op = list[i].operation
+        let now: OperationState =
+          op.isFinished ? .finished : op.isExecuting ? .executing : op.isReady ? .ready : .pending
+        if op.isCancelled && !list[i].cancelled {
+          list[i].cancelled = true
+          probe.emit(.cancelled(operation: list[i].name, errors: [], cause: .command))
+        }
+        while list[i].state < now {
+          let from = list[i].state
+          let to = Self.next(after: from)
+          let cause: StateCause
+          switch to {
+          case .ready:
+            cause =
+              list[i].cancelled
+              ? .cancelled(.command)
+              : list[i].dependencies.last.map {
+                .dependencyFinished($0, of: list[i].dependencies.count)
+              } ?? .noDependencies
+          case .executing:
+            executing[list[i].queue, default: 0] += 1
+            cause = .started(
+              queue: list[i].queue, slot: executing[list[i].queue]!,
+              limit: queueLimit(list[i].queue), after: nil)
+          case .finishing: cause = list[i].cancelled ? .skippedMain : .workReturned
+          default: cause = .observersNotified
+          }
+          probe.emit(.state(operation: list[i].name, from: from, to: to, cause: cause))
+          list[i].state = to
+        }
+      }
+      list.removeAll { $0.state == .finished }
+    }
+  }
+
+  private static func next(after s: OperationState) -> OperationState {
+    switch s {
+    case .initialized: .pending
+    case .pending, .evaluatingConditions: .ready
+    case .ready: .executing
+    case .executing: .finishing
+    default: .finished
+    }
+  }
+
+  private func queueLimit(_ name: String) -> Int? {
+    let n = queues.withLock { $0.byName[name]?.queue?.maxConcurrentOperationCount } ?? -1
+    return n < 0 ? nil : n
+  }
+
+  /// A steering command from the viewer, applied to the program's own objects.
+  func apply(_ command: Command) {
+    func queue(_ name: String) -> ObservedOperationQueue? {
+      queues.withLock { $0.byName[name]?.queue }
+    }
+    switch command {
+    case .suspend(let q): queue(q)?.isSuspended = true
+    case .resume(let q): queue(q)?.isSuspended = false
+    case .setMaxConcurrent(let q, let v): queue(q)?.maxConcurrentOperationCount = v ?? -1
+    case .cancelAll(let q): queue(q)?.cancelAllOperations()
+    case .cancel(let name):
+      watched.withLock { list in list.first { $0.name == name } }?.operation.cancel()
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import OpsProbe
+
+// A small photo pipeline on OperationQueue, to watch with `opsview attach`: downloads on a queue of
+// two, a decode for each depending on its download, and a serial UI queue that shows each photo.
+// `--batches N` (default: forever) and `--read-only` (refuse steering from the viewer).
+
+let arguments = CommandLine.arguments
+let readOnly = arguments.contains("--read-only")
+let batches = arguments.firstIndex(of: "--batches").flatMap { Int(arguments[$0 + 1]) } ?? .max
+
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+// The one line that makes the program visible to `opsview attach`:
+let probe = try Probe.start(program: "photos", control: !readOnly, log: say)
+say("photos: probe at \(probe.path)\(readOnly ? " (read-only)" : "")")
+
+final class Downloads: ObservedOperationQueue, @unchecked Sendable {
+  override var isSuspended: Bool {
+    get { super.isSuspended }
+    set {
+      super.isSuspended = newValue
+      say("photos: downloads \(newValue ? "suspended" : "resumed")")
+    }
+  }
+}
+
+let downloads = Downloads(name: "downloads", maxConcurrent: 2)
+let decoding = ObservedOperationQueue(name: "decoding")
+let ui = ObservedOperationQueue(name: "ui", maxConcurrent: 1)
+
+/// Work that notices cancellation every 50 ms, as real work should.
+final class Step: Operation, @unchecked Sendable {
+  let seconds: Double
+  init(_ name: String, seconds: Double) {
+    self.seconds = seconds
+    super.init()
+    self.name = name
+  }
+  override func cancel() {
+    say("photos: \(name!) cancelled")
+    super.cancel()
+  }
+  override func main() {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+      if isCancelled { return }
+      usleep(50_000)
+    }
+  }
+}
+
+var batch = 0
+while batch < batches {
+  batch += 1
+  for i in 1...4 {
+    let photo = "photo\(batch)-\(i)"
+    let download = Step("download \(photo)", seconds: 1.5 + Double(i % 3))
+    let decode = Step("decode \(photo)", seconds: 1)
+    decode.addDependency(download)
+    let show = BlockOperation { say("photos: showing \(photo)") }
+    show.name = "show \(photo)"
+    show.addDependency(decode)
+    downloads.addOperation(download)
+    decoding.addOperation(decode)
+    ui.addOperation(show)
+  }
+  ui.waitUntilAllOperationsAreFinished()
+}
+probe.stop()
+say("photos: done")

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import OpsBoard
+import OpsProbe
+
+/// `opsview attach`: the board over a running program's probe.
+struct Attach: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Watch a running program that started an OpsProbe; with no address, list them.",
+    discussion: """
+      Probes listen on Unix sockets under $XDG_RUNTIME_DIR/opsview (else /tmp/opsview-UID), \
+      readable by this user only. Steering keys work only if the program enabled control.
+      """)
+
+  @Argument(help: "The probe's socket path (as `opsview attach` lists them).")
+  var address: String?
+
+  @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse.")
+  var noMouse = false
+
+  @Flag(help: "Use ASCII glyphs only.")
+  var ascii = false
+
+  func run() throws {
+    guard let address else {
+      let probes = ProbeAddress.running()
+      if probes.isEmpty {
+        print("no probes running for this user (looked in \(ProbeAddress.directory))")
+      }
+      for p in probes { print(p) }
+      return
+    }
+    try preflightTerminal()
+    let client = ProbeClient(address: address)
+    let board = BoardSession(
+      title: URL(fileURLWithPath: address).deletingPathExtension().lastPathComponent, notes: "",
+      makeSource: { ProbeSource(client: client) })
+    try runOnTerminal(board, mouse: !noMouse, ascii: ascii)
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import OpsExport
+import OpsScenarios
+
+/// A recording named on the command line: a file, or `-` for standard input. Read with the one
+/// recording reader (`RecordingReader`), which also checks the format version and refuses hostile
+/// lines; any problem is printed and exits 1.
+struct RecordingInput {
+  var recording: Recording
+  /// The recording's file name without extension ("stdin" for `-`).
+  var name: String
+  /// The scenario the header carries (its source text), else the built-in it names, if any.
+  var scenario: Scenario?
+
+  init(path: String) throws {
+    do {
+      if path == "-" {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        recording = try RecordingReader.parse(data, name: "standard input")
+        name = "stdin"
+      } else {
+        recording = try RecordingReader.read(path: path)
+        name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+      }
+    } catch {
+      printError("opsview: \(error)")
+      throw Exit.scenarioError
+    }
+    let id = recording.scenario ?? name
+    scenario =
+      recording.source.flatMap {
+        try? ScenarioLoader.parse($0, file: "recorded:\(id)", defaultID: id)
+      }
+      ?? recording.scenario.flatMap(Catalog.named)
+  }
+
+  var title: String { recording.title ?? scenario?.title ?? name }
+  var notes: String { recording.notes ?? scenario?.notes ?? "" }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import OpsBoard
+import OpsScenarios
+
+/// `opsview replay`: a recording on the board.
+struct Replay: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Play a recording (from `play --record` or `trace --format jsonl`) on the board.",
+    discussion: """
+      Pause, step, speed, time travel, filters, detail, warnings and explanations work as for a \
+      scenario: they are computed from the recorded events. A recording takes no commands. FILE - \
+      reads standard input (keys then come from the terminal).
+      """)
+
+  @Argument(help: "The recording (.jsonl), or - for standard input.")
+  var file: String
+
+  @Option(help: "Playback speed: recorded seconds per real second (default: the scenario's own).")
+  var speed: Double?
+
+  @Flag(help: "Start paused (press Space to play, . to step one event).")
+  var paused = false
+
+  @Flag(
+    name: .customLong("no-mouse"),
+    help: "Do not capture the mouse, so text can be selected and copied.")
+  var noMouse = false
+
+  @Flag(help: "Use ASCII glyphs only (automatic when the locale is not UTF-8).")
+  var ascii = false
+
+  func validate() throws {
+    if let speed, !(speed > 0 && speed <= 1000) {
+      throw ValidationError("--speed must be between 0 and 1000")
+    }
+  }
+
+  func run() throws {
+    let input = try RecordingInput(path: file)
+    if file == "-" { try takeKeysFromTerminal() }
+    try preflightTerminal()
+    let events = input.recording.events
+    let board = BoardSession(
+      title: input.title, notes: input.notes, speed: speed ?? input.scenario?.speed ?? 1,
+      paused: paused,
+      workSettings: input.scenario?.workSettings ?? [:],
+      makeSource: { RecordingSource(events: events) })
+    try runOnTerminal(board, mouse: !noMouse, ascii: ascii)
+  }
+
+  /// Standard input was the recording: the board's keys come from the controlling terminal.
+  private func takeKeysFromTerminal() throws {
+    let fd = open("/dev/tty", O_RDONLY)
+    guard fd >= 0, dup2(fd, STDIN_FILENO) >= 0 else {
+      printError("opsview: the recording came on standard input and there is no terminal for keys")
+      throw Exit.usage
+    }
+    close(fd)
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import OpsEngine
+import Testing
+
+@testable import OpsExport
+
+/// Recordings come from files anyone can write: each kind of bad input gets a message that says what
+/// is wrong and where, never a crash.
+@Suite struct HostileRecordingTests {
+  private let event = #"{"seq":1,"time":0,"type":"queueResumed","queue":"q"}"#
+
+  private func message(_ text: String) -> String? {
+    do {
+      _ = try RecordingReader.parse(Data(text.utf8), name: "r.jsonl")
+      return nil
+    } catch let error as RecordingError {
+      return error.description
+    } catch {
+      return "unexpected \(error)"
+    }
+  }
+
+  @Test func aGoodLineIsRead() throws {
+    #expect(message(event + "\n") == nil)
+  }
+
+  @Test func aFutureVersionNamesBothVersions() {
+    let m = message(#"{"format":"opsview-recording","version":99}"# + "\n" + event)
+    #expect(m?.contains("version 99") == true)
+    #expect(m?.contains("version \(EventFormat.version)") == true)
+  }
+
+  @Test func anOlderVersionIsRefusedNamingBoth() {
+    let m = message(#"{"format":"opsview-recording","version":1}"# + "\n" + event)
+    #expect(m?.contains("version 1") == true)
+    #expect(m?.contains("reads version \(EventFormat.version)") == true)
+  }
+
+  @Test func aHugeLineIsRefusedBeforeParsing() {
+    let huge = String(repeating: "x", count: RecordingReader.maxLineBytes + 1)
+    #expect(message(event + "\n" + huge)?.hasPrefix("r.jsonl:2: a line of") == true)
+  }
+
+  @Test func controlCharactersInNamesAreRefused() {
+    let escaped = #"{"seq":1,"time":0,"type":"queueResumed","queue":"\u001b[2Jq"}"#
+    #expect(message(escaped)?.contains("control character (U+001B)") == true)
+    let newline = #"{"seq":1,"time":0,"type":"queueResumed","queue":"a\nb"}"#
+    #expect(message(newline)?.contains("control character") == true)
+    #expect(message("{\"seq\":1,\u{7}}")?.contains("control character (byte 7)") == true)
+    // An escaped backslash is not an escape.
+    let backslash = #"{"seq":1,"time":0,"type":"queueResumed","queue":"a\\nb"}"#
+    #expect(message(backslash) == nil)
+  }
+
+  @Test func anUnknownTypeIsNamedByLine() {
+    let m = message(event + "\n" + #"{"seq":2,"time":0,"type":"teleported"}"#)
+    #expect(m?.hasPrefix("r.jsonl:2: not an event of the trace format") == true)
+  }
+
+  @Test func binaryGarbageIsRefused() {
+    let bytes = Data((0..<200).map { UInt8(($0 * 37) % 256) })
+    #expect(throws: RecordingError.self) { try RecordingReader.parse(bytes, name: "g") }
+  }
+}
