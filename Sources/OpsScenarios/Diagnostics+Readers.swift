@@ -11,6 +11,7 @@ extension Diagnostics {
     }
     guard visit(m.count, at: node.mark) else { return nil }
     var entries: [MapNode.Entry] = []
+    entries.reserveCapacity(m.count)
     for (key, value) in m {
       guard let text = key.textValue, case .scalar = key else {
         error(key.mark, path, "expected a key name at \(Path.place(path)), found \(key.found)")
@@ -181,6 +182,7 @@ extension Diagnostics {
       return nil
     }
     var refs: [NameRef] = []
+    refs.reserveCapacity(items.count)
     var seen = Set<String>()  // for long lists; short ones are scanned
     for (i, item) in items.enumerated() {
       guard let ref = name(item, Path.index(path, i), what: "\(what)") else { continue }

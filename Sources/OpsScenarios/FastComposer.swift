@@ -95,6 +95,7 @@ struct FastComposer {
       anchor = event.data.sequence_start.anchor
       let anchorName = Self.string(anchor)
       var items: [Node] = []
+      items.reserveCapacity(4)  // most lists are short; growing from 1 costs several copies
       while true {
         var inner = try next(&parser)
         defer { yaml_event_delete(&inner) }
@@ -108,6 +109,7 @@ struct FastComposer {
       anchor = event.data.mapping_start.anchor
       let anchorName = Self.string(anchor)
       var entries: [(key: Node, value: Node)] = []
+      entries.reserveCapacity(8)
       var keys: Set<String>?  // for long mappings only; short ones are scanned
       while true {
         var keyEvent = try next(&parser)
