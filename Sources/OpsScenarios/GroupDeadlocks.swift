@@ -23,7 +23,8 @@ enum GroupDeadlocks {
   /// One warning per deadlock, in the order of the operation declared first in it.
   static func find(in operations: [ScenarioOperation]) -> [String] {
     // Without groups or producers, every cycle is a plain dependency cycle.
-    guard operations.contains(where: { !$0.spec.children.isEmpty || !$0.spec.work.produces.isEmpty })
+    guard
+      operations.contains(where: { !$0.spec.children.isEmpty || !$0.spec.work.produces.isEmpty })
     else { return [] }
     let names = operations.map(\.spec.name)
     let index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
