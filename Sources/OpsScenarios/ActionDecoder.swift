@@ -7,7 +7,7 @@ struct ActionDecoder {
 
   let diagnostics: Diagnostics
 
-  func action(_ node: Node, _ path: String) -> ActionDraft? {
+  func action(_ node: SourceNode, _ path: String) -> ActionDraft? {
     let d = diagnostics
     guard let map = d.mapping(node, path, expected: "an action like {at: 1.5, cancel: download}")
     else {
@@ -57,7 +57,7 @@ struct ActionDecoder {
     return ActionDraft(at: at, command: command, target: target)
   }
 
-  private func maxConcurrent(_ node: Node, _ path: String) -> (NameRef, Int?)? {
+  private func maxConcurrent(_ node: SourceNode, _ path: String) -> (NameRef, Int?)? {
     let d = diagnostics
     guard let map = d.mapping(node, path, expected: "a mapping like {queue: network, value: 3}")
     else {

@@ -10,7 +10,8 @@ struct ConditionDecoder {
   let diagnostics: Diagnostics
 
   func conditions(
-    _ node: Node, _ path: String, into spec: inout OperationSpec, _ draft: inout OperationDraft
+    _ node: SourceNode, _ path: String, into spec: inout OperationSpec,
+    _ draft: inout OperationDraft
   ) {
     guard
       let items = diagnostics.sequence(
@@ -48,7 +49,7 @@ struct ConditionDecoder {
     }
   }
 
-  private func builtin(_ node: Node, _ path: String) -> ConditionSpec.Check? {
+  private func builtin(_ node: SourceNode, _ path: String) -> ConditionSpec.Check? {
     switch node.textValue {
     case "noFailedDependencies": return .noFailedDependencies
     case "noCancelledDependencies": return .noCancelledDependencies

@@ -4,13 +4,14 @@ extension Diagnostics {
   /// The largest time accepted: the engine counts microseconds in 64 bits, and no lesson needs more.
   static let maxSeconds = 1_000_000.0
 
-  func mapping(_ node: Node, _ path: String, expected: String) -> MapNode? {
+  func mapping(_ node: SourceNode, _ path: String, expected: String) -> MapNode? {
     guard case .mapping(let m, _) = node else {
       error(node.mark, path, "expected \(expected) at \(Path.place(path)), found \(node.found)")
       return nil
     }
     guard visit(m.count, at: node.mark) else { return nil }
     var entries: [MapNode.Entry] = []
+    entries.reserveCapacity(m.count)
     for (key, value) in m {
       guard let text = key.textValue, case .scalar = key else {
         error(key.mark, path, "expected a key name at \(Path.place(path)), found \(key.found)")
@@ -21,7 +22,7 @@ extension Diagnostics {
     return MapNode(path: path, mark: node.mark, entries: entries)
   }
 
-  func sequence(_ node: Node, _ path: String, expected: String) -> [Node]? {
+  func sequence(_ node: SourceNode, _ path: String, expected: String) -> [SourceNode]? {
     guard case .sequence(let s, _) = node else {
       error(node.mark, path, "expected \(expected) at \(path), found \(node.found)")
       return nil
@@ -41,14 +42,14 @@ extension Diagnostics {
     }
   }
 
-  func require(_ map: MapNode, _ key: String, what: String) -> Node? {
+  func require(_ map: MapNode, _ key: String, what: String) -> SourceNode? {
     if let node = map[key] { return node }
     error(map.mark, map.path(key), "missing '\(key)' (\(what)) at \(Path.place(map.path))")
     return nil
   }
 
   /// A name: any non-empty scalar on one line.
-  func name(_ node: Node, _ path: String, what: String) -> NameRef? {
+  func name(_ node: SourceNode, _ path: String, what: String) -> NameRef? {
     guard let text = node.textValue, !text.isEmpty else {
       error(node.mark, path, "expected \(what) at \(path), found \(node.found)")
       return nil
@@ -60,7 +61,7 @@ extension Diagnostics {
   /// Whether `text` (a name, a title, an error message) is one line without control characters;
   /// reports the first offending character otherwise. They would reach the terminal when the name is
   /// printed: `\e[2J` clears the screen, `\e]0;…\a` retitles the window.
-  func oneLine(_ text: String, _ node: Node, _ path: String, what: String) -> Bool {
+  func oneLine(_ text: String, _ node: SourceNode, _ path: String, what: String) -> Bool {
     // Most names are printable ASCII: one pass over the bytes settles them.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return true }
     guard !text.contains(where: \.isNewline) else {
@@ -72,7 +73,7 @@ extension Diagnostics {
 
   /// Reports the first control character (C0, DEL or C1) of `text` that is not `allowed`.
   func noControlCharacters(
-    _ text: String, _ node: Node, _ path: String, what: String, allowed: Set<Unicode.Scalar>
+    _ text: String, _ node: SourceNode, _ path: String, what: String, allowed: Set<Unicode.Scalar>
   ) -> Bool {
     guard let bad = text.unicodeScalars.first(where: { $0.isControl && !allowed.contains($0) })
     else { return true }
@@ -85,7 +86,7 @@ extension Diagnostics {
 
   /// Free text (notes: several lines allowed; a title when `oneLine` says what it is); null reads as
   /// empty.
-  func text(_ node: Node, _ path: String, oneLine what: String? = nil) -> String? {
+  func text(_ node: SourceNode, _ path: String, oneLine what: String? = nil) -> String? {
     if node.isNull { return "" }
     guard let text = node.textValue else {
       error(node.mark, path, "expected text at \(path), found \(node.found)")
@@ -98,7 +99,7 @@ extension Diagnostics {
     return text
   }
 
-  func bool(_ node: Node, _ path: @autoclosure () -> String) -> Bool? {
+  func bool(_ node: SourceNode, _ path: @autoclosure () -> String) -> Bool? {
     guard let value = node.boolValue else {
       let at = path()
       error(node.mark, at, "expected true or false at \(at), found \(node.found)")
@@ -109,7 +110,7 @@ extension Diagnostics {
 
   /// Seconds on the virtual clock: a number >= 0 (or > 0 when `positive`). The path is worked out
   /// only for a problem (large files have hundreds of thousands of values).
-  func seconds(_ node: Node, _ path: @autoclosure () -> String, positive: Bool = false)
+  func seconds(_ node: SourceNode, _ path: @autoclosure () -> String, positive: Bool = false)
     -> Double?
   {
     let bound = positive ? "> 0" : ">= 0"
@@ -138,7 +139,7 @@ extension Diagnostics {
 
   /// One of an enum's raw values, with a suggestion for a near miss.
   func choice<E: RawRepresentable & CaseIterable>(
-    _ node: Node, _ path: @autoclosure () -> String, what: String, _: E.Type
+    _ node: SourceNode, _ path: @autoclosure () -> String, what: String, _: E.Type
   ) -> E? where E.RawValue == String {
     if let text = node.textValue, case .scalar = node, let value = E(rawValue: text) {
       return value
@@ -148,7 +149,7 @@ extension Diagnostics {
   }
 
   func choice<E: RawRepresentable>(
-    _ node: Node, _ path: String, what: String, among cases: [E]
+    _ node: SourceNode, _ path: String, what: String, among cases: [E]
   ) -> E? where E.RawValue == String {
     let allowed = cases.map(\.rawValue)
     guard let text = node.textValue, case .scalar = node else {
@@ -164,7 +165,7 @@ extension Diagnostics {
   }
 
   /// A concurrency limit: an integer >= 0, or "default" (no limit, nil).
-  func limit(_ node: Node, _ path: @autoclosure () -> String) -> Int?? {
+  func limit(_ node: SourceNode, _ path: @autoclosure () -> String) -> Int?? {
     if node.textValue == "default" { return .some(nil) }
     if let value = node.intValue, value >= 0 { return .some(value) }
     let at = path()
@@ -176,11 +177,12 @@ extension Diagnostics {
   }
 
   /// A list of names (dependencies, children); duplicates within the list are reported.
-  func names(_ node: Node, _ path: String, what: String) -> [NameRef]? {
+  func names(_ node: SourceNode, _ path: String, what: String) -> [NameRef]? {
     guard let items = sequence(node, path, expected: "a list of \(what)s like [a, b]") else {
       return nil
     }
     var refs: [NameRef] = []
+    refs.reserveCapacity(items.count)
     var seen = Set<String>()  // for long lists; short ones are scanned
     for (i, item) in items.enumerated() {
       guard let ref = name(item, Path.index(path, i), what: "\(what)") else { continue }

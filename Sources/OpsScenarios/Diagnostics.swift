@@ -26,7 +26,7 @@ final class Diagnostics {
   static let extraVisits = 250_000
 
   /// Counts `count` values about to be read; false (after one error) once the budget is spent.
-  func visit(_ count: Int, at mark: Mark?) -> Bool {
+  func visit(_ count: Int, at mark: SourceMark?) -> Bool {
     guard !exhausted else { return false }
     visits += count
     if visits > visitLimit {
@@ -49,7 +49,7 @@ final class Diagnostics {
 
   /// Records a problem at `mark`. The suggestion is only worked out for problems that are kept.
   func error(
-    _ mark: Mark?, _ path: String, _ message: String,
+    _ mark: SourceMark?, _ path: String, _ message: String,
     suggestion: @autoclosure () -> String? = nil
   ) {
     guard problems.count < Self.limit else {
@@ -82,7 +82,7 @@ final class Diagnostics {
 /// A name as written in the file, with its place, for cross-reference checks.
 struct NameRef {
   var name: String
-  var mark: Mark?
+  var mark: SourceMark?
   var path: String
 }
 
@@ -90,18 +90,18 @@ struct NameRef {
 struct MapNode {
   struct Entry {
     var key: String
-    var keyMark: Mark?
-    var value: Node
+    var keyMark: SourceMark?
+    var value: SourceNode
   }
   var path: String
-  var mark: Mark?
+  var mark: SourceMark?
   var entries: [Entry]
 
-  subscript(key: String) -> Node? { entries.first { $0.key == key }?.value }
+  subscript(key: String) -> SourceNode? { entries.first { $0.key == key }?.value }
   func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
-  func keyMark(_ key: String) -> Mark? { entries.first { $0.key == key }?.keyMark }
+  func keyMark(_ key: String) -> SourceMark? { entries.first { $0.key == key }?.keyMark }
   /// Where the problem with `key` should point: its value, else its key, else the mapping.
-  func mark(of key: String) -> Mark? { self[key]?.mark ?? keyMark(key) ?? mark }
+  func mark(of key: String) -> SourceMark? { self[key]?.mark ?? keyMark(key) ?? mark }
   func path(_ key: String) -> String { Path.key(path, key) }
 }
 

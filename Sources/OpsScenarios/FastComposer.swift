@@ -10,7 +10,7 @@ import CYaml
 struct FastComposer {
   enum Outcome {
     /// The document (nil when the text holds none) and its number of nodes as written.
-    case document(Node?, nodes: Int)
+    case document(SourceNode?, nodes: Int)
     /// Something only Yams reports precisely.
     case fallback
   }
@@ -26,7 +26,7 @@ struct FastComposer {
     }
   }
 
-  private var anchors: [String: Node] = [:]
+  private var anchors: [String: SourceNode] = [:]
   private var nodes = 0
 
   private struct Fallback: Error {}
@@ -38,7 +38,7 @@ struct FastComposer {
     yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
     yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
     do {
-      var root: Node?
+      var root: SourceNode?
       var documents = 0
       while true {
         var event = try next(&parser)
@@ -69,12 +69,12 @@ struct FastComposer {
   /// The node that `event` starts (its events are consumed).
   private mutating func node(
     from event: inout yaml_event_t, _ parser: inout yaml_parser_t, depth: Int
-  ) throws -> Node {
+  ) throws -> SourceNode {
     guard depth <= Self.maxDepth else { throw Fallback() }
-    let mark = Mark(
+    let mark = SourceMark(
       line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
     nodes += 1
-    let result: Node
+    let result: SourceNode
     let anchor: UnsafeMutablePointer<UInt8>?
     switch event.type {
     case YAML_ALIAS_EVENT:
@@ -94,7 +94,8 @@ struct FastComposer {
     case YAML_SEQUENCE_START_EVENT:
       anchor = event.data.sequence_start.anchor
       let anchorName = Self.string(anchor)
-      var items: [Node] = []
+      var items: [SourceNode] = []
+      items.reserveCapacity(4)  // most lists are short; growing from 1 costs several copies
       while true {
         var inner = try next(&parser)
         defer { yaml_event_delete(&inner) }
@@ -107,7 +108,8 @@ struct FastComposer {
     case YAML_MAPPING_START_EVENT:
       anchor = event.data.mapping_start.anchor
       let anchorName = Self.string(anchor)
-      var entries: [(key: Node, value: Node)] = []
+      var entries: [(key: SourceNode, value: SourceNode)] = []
+      entries.reserveCapacity(8)
       var keys: Set<String>?  // for long mappings only; short ones are scanned
       while true {
         var keyEvent = try next(&parser)
@@ -134,7 +136,7 @@ struct FastComposer {
   }
 
   private static func isDuplicate(
-    _ key: String, in entries: [(key: Node, value: Node)], _ keys: inout Set<String>?
+    _ key: String, in entries: [(key: SourceNode, value: SourceNode)], _ keys: inout Set<String>?
   ) -> Bool {
     if entries.count < 16 {
       return entries.contains { entry in

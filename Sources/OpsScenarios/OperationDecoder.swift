@@ -11,7 +11,7 @@ struct OperationDecoder {
 
   let diagnostics: Diagnostics
 
-  func operation(_ node: Node, _ path: String) -> OperationDraft? {
+  func operation(_ node: SourceNode, _ path: String) -> OperationDraft? {
     guard
       let map = diagnostics.mapping(
         node, path, expected: "an operation mapping like {name: download, work: 2}")
@@ -113,7 +113,7 @@ struct OperationDecoder {
   }
 
   /// `finishes: never` (or false) is an async operation that never calls finish; true is the default.
-  private func finishes(_ node: Node, _ path: String) -> Bool? {
+  private func finishes(_ node: SourceNode, _ path: String) -> Bool? {
     if node.textValue == "never" { return false }
     if let value = node.boolValue { return value }
     diagnostics.error(
@@ -122,7 +122,7 @@ struct OperationDecoder {
     return nil
   }
 
-  private func productions(_ node: Node, _ path: String) -> [OperationDraft.Production] {
+  private func productions(_ node: SourceNode, _ path: String) -> [OperationDraft.Production] {
     let d = diagnostics
     guard
       let items = d.sequence(node, path, expected: "a list like [{at: 0.5, operation: thumbnail}]")
@@ -147,7 +147,7 @@ struct OperationDecoder {
     return result
   }
 
-  private func blocks(_ node: Node, _ path: String) -> [Double] {
+  private func blocks(_ node: SourceNode, _ path: String) -> [Double] {
     guard
       let items = diagnostics.sequence(
         node, path, expected: "a list of block durations like [1, 0.5]")

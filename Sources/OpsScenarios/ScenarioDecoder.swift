@@ -9,7 +9,7 @@ struct ScenarioDecoder {
 
   let diagnostics: Diagnostics
 
-  func decode(_ root: Node, defaultID: String) -> ScenarioDraft? {
+  func decode(_ root: SourceNode, defaultID: String) -> ScenarioDraft? {
     guard case .mapping = root else {
       diagnostics.error(
         root.mark, "",
@@ -78,7 +78,7 @@ struct ScenarioDecoder {
     return draft
   }
 
-  private func queue(_ node: Node, _ path: String) -> QueueDraft? {
+  private func queue(_ node: SourceNode, _ path: String) -> QueueDraft? {
     guard
       let map = diagnostics.mapping(
         node, path, expected: "a queue mapping like {name: network, maxConcurrent: 2}")

@@ -25,9 +25,9 @@ struct OperationDraft {
   var queue: NameRef?
   var addedAt = 0.0
   /// The place of an `addedAt` written in the file (it has no effect on produced operations).
-  var addedAtMark: Mark?
+  var addedAtMark: SourceMark?
   var produced = false
-  var producedMark: Mark?
+  var producedMark: SourceMark?
   var dependencies: [NameRef] = []
   var conditionDependencies: [ConditionDependency] = []
   var productions: [Production] = []
@@ -44,7 +44,7 @@ struct OperationDraft {
 
   struct Production {
     var at: Double
-    var atMark: Mark?
+    var atMark: SourceMark?
     var atPath: String
     var ref: NameRef
   }

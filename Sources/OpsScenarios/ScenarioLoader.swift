@@ -44,7 +44,7 @@ public enum ScenarioLoader {
           message: "keys must be plain names: an alias, a list or a mapping cannot be a key")
       ])
     }
-    let root: Node?
+    let root: SourceNode?
     let nodes: Int
     switch FastComposer.compose(text) {
     case .document(let node, let count):
@@ -74,7 +74,7 @@ public enum ScenarioLoader {
   }
 
   /// Yams' composer, for what the fast one does not take: its errors are the precise ones.
-  private static func composeWithYams(_ text: String, file: String) throws -> (Node?, Int) {
+  private static func composeWithYams(_ text: String, file: String) throws -> (SourceNode?, Int) {
     let root: Yams.Node?
     do {
       // The basic resolver leaves scalars untyped; YAMLScalars types them (fast, YAML 1.2 rules).

@@ -1,5 +1,5 @@
 /// A place in a scenario file: 1-based line and column (in Unicode scalars, as libyaml counts).
-struct Mark: Sendable, Equatable {
+struct SourceMark: Sendable, Equatable {
   var line: Int
   var column: Int
 }
@@ -7,26 +7,28 @@ struct Mark: Sendable, Equatable {
 /// The YAML tree the decoders read: scalars with their text and whether they were written plain,
 /// sequences and mappings, each with its place. Aliases are already resolved (an aliased node is the
 /// anchored one, shared, with the anchor's place).
-enum Node {
+enum SourceNode {
   struct Scalar {
     var string: String
     /// Written plain: unquoted, not a block scalar, no `!!str` tag.
     var plain: Bool
-    var mark: Mark?
+    var mark: SourceMark?
   }
 
   case scalar(Scalar)
-  case sequence([Node], Mark?)
-  case mapping([(key: Node, value: Node)], Mark?)
+  // Indirect: without it, some build orders of this module fail with "circular reference" while
+  // laying out the enum (Swift 6.3), although the payloads are arrays.
+  indirect case sequence([SourceNode], SourceMark?)
+  indirect case mapping([(key: SourceNode, value: SourceNode)], SourceMark?)
 
-  var mark: Mark? {
+  var mark: SourceMark? {
     switch self {
     case .scalar(let s): s.mark
     case .sequence(_, let mark), .mapping(_, let mark): mark
     }
   }
 
-  var sequence: [Node]? {
+  var sequence: [SourceNode]? {
     guard case .sequence(let items, _) = self else { return nil }
     return items
   }

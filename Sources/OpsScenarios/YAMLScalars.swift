@@ -1,6 +1,6 @@
 /// Scalar typing, done here rather than by Yams' regex resolver: it is much faster on large files and
 /// follows YAML 1.2 (JSON) rules, so `yes` is a string and a quoted "2" is a string, not a number.
-extension Node {
+extension SourceNode {
   /// The scalar's text and whether it was written plain (unquoted, no block style, no `!!str`).
   var plainScalar: (text: String, plain: Bool)? {
     guard case .scalar(let s) = self else { return nil }
