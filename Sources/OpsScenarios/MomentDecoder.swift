@@ -9,7 +9,7 @@ struct MomentDecoder {
 
   let diagnostics: Diagnostics
 
-  func moment(_ node: Node, _ path: String) -> MomentDraft? {
+  func moment(_ node: SourceNode, _ path: String) -> MomentDraft? {
     let d = diagnostics
     guard
       let map = d.mapping(
@@ -57,7 +57,7 @@ struct MomentDecoder {
     return MomentDraft(trigger: trigger, caption: caption)
   }
 
-  private func captionText(_ node: Node, _ path: String) -> String? {
+  private func captionText(_ node: SourceNode, _ path: String) -> String? {
     guard let text = diagnostics.text(node, path) else { return nil }
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.isEmpty {
@@ -67,7 +67,7 @@ struct MomentDecoder {
     return trimmed
   }
 
-  private func when(_ node: Node, _ path: String) -> (NameRef, OperationState)? {
+  private func when(_ node: SourceNode, _ path: String) -> (NameRef, OperationState)? {
     let d = diagnostics
     guard
       let map = d.mapping(node, path, expected: "a mapping like {operation: resize, to: ready}")
@@ -89,7 +89,7 @@ struct MomentDraft {
   enum Trigger {
     case time(Double)
     case state(NameRef, OperationState)
-    case action(Int, Mark?, String)
+    case action(Int, SourceMark?, String)
   }
   var trigger: Trigger
   var caption: String
