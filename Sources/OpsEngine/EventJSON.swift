@@ -22,48 +22,81 @@ public enum JSONValue: Sendable, Equatable {
     }
   }
 
-  func write(into out: inout String) {
+  /// Appends the value as JSON text (UTF-8). Bytes, not `String` appends: building traces of
+  /// hundreds of thousands of events piece by piece as strings was most of a jsonl trace's time.
+  func write(into out: inout [UInt8]) {
     switch self {
     case .string(let s): JSONValue.writeString(s, into: &out)
-    case .number(let d): out += formatSeconds(d)
-    case .int(let i): out += String(i)
-    case .bool(let b): out += b ? "true" : "false"
-    case .null: out += "null"
+    case .number(let d): out.append(contentsOf: formatSeconds(d).utf8)
+    case .int(let i): out.append(contentsOf: String(i).utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+    case .null: out.append(contentsOf: "null".utf8)
     case .strings(let a):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (i, s) in a.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         JSONValue.writeString(s, into: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let fields):
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (i, (k, v)) in fields.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         JSONValue.writeString(k, into: &out)
-        out += ":"
+        out.append(UInt8(ascii: ":"))
         v.write(into: &out)
       }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
-  static func writeString(_ s: String, into out: inout String) {
-    out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
+  /// A JSON string. Besides what JSON requires (controls, `"` and `\`), DEL and the C1 controls
+  /// (U+0080–U+009F, which terminals obey as escape sequences) are written as `\u00XX`, so a line
+  /// printed to a terminal can never move the cursor or change its title (`trace --format jsonl`).
+  static func writeString(_ s: String, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    // Almost every string (names, types, keys) has nothing to escape: copy its bytes at once.
+    let copied =
+      s.utf8.withContiguousStorageIfAvailable { bytes in
+        guard !bytes.contains(where: mayNeedEscape) else { return false }
+        out.append(contentsOf: bytes)
+        return true
+      } ?? false
+    if copied {
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    var previous: UInt8 = 0
+    for byte in s.utf8 {
+      defer { previous = byte }
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+      case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+      case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+      case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+      case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+      case 0..<0x20, 0x7F: appendUnicodeEscape(UInt32(byte), into: &out)
+      case 0x80...0x9F where previous == 0xC2:
+        // The C1 control's lead byte 0xC2 was already written: take it back.
+        out.removeLast()
+        appendUnicodeEscape(UInt32(byte), into: &out)
+      default: out.append(byte)
       }
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// Bytes that start something to escape; 0xC2 leads U+0080–U+00BF, where the C1 controls are.
+  private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+      || byte == 0xC2
+  }
+
+  private static func appendUnicodeEscape(_ value: UInt32, into out: inout [UInt8]) {
+    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    out.append(contentsOf: #"\u00"#.utf8)
+    out.append(hex[Int(value >> 4) & 0xF])
+    out.append(hex[Int(value) & 0xF])
   }
 }
 
@@ -155,15 +188,26 @@ extension EventKind {
 extension Event {
   /// One JSON object on one line: `seq`, `time`, `type`, then the type's fields, always in that order.
   public var jsonLine: String {
-    var out = "{\"seq\":" + String(seq) + ",\"time\":" + formatSeconds(time) + ",\"type\":"
+    var out: [UInt8] = []
+    appendJSONLine(to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Appends `jsonLine`'s bytes (no newline): writers of many events fill one buffer with them.
+  public func appendJSONLine(to out: inout [UInt8]) {
+    out.reserveCapacity(out.count + 192)
+    out.append(contentsOf: #"{"seq":"#.utf8)
+    out.append(contentsOf: String(seq).utf8)
+    out.append(contentsOf: #","time":"#.utf8)
+    out.append(contentsOf: formatSeconds(time).utf8)
+    out.append(contentsOf: #","type":"#.utf8)
     JSONValue.writeString(kind.type, into: &out)
     for (key, value) in kind.fields {
-      out += ","
+      out.append(UInt8(ascii: ","))
       JSONValue.writeString(key, into: &out)
-      out += ":"
+      out.append(UInt8(ascii: ":"))
       value.write(into: &out)
     }
-    out += "}"
-    return out
+    out.append(UInt8(ascii: "}"))
   }
 }

@@ -29,21 +29,6 @@ enum TerminalSafe {
     return out
   }
 
-  /// JSON lines may carry DEL and C1 raw (JSON only requires C0 to be escaped): write them as
-  /// `\u007F`…`\u009F`, which JSON readers decode to the same text.
-  static func escapedJSON(_ line: String) -> String {
-    guard needsEscaping(line, newlines: false) else { return line }
-    var out = ""
-    for scalar in line.unicodeScalars {
-      if scalar.value >= 0x7F && scalar.value <= 0x9F {
-        out += "\\u00" + String(scalar.value, radix: 16, uppercase: true)
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-
   /// A quick scan of the bytes: C0 and DEL are single bytes, C1 is 0xC2 followed by 0x80–0x9F.
   /// Newlines count only when `newlines`.
   static func needsEscaping(_ text: String, newlines: Bool) -> Bool {

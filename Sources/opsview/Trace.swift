@@ -43,7 +43,8 @@ struct Trace: ParsableCommand {
     var annotator: AnnotatorBox?
     switch format {
     case .jsonl:
-      runtime.subscribe { out.write(TerminalSafe.escapedJSON($0.jsonLine)) }
+      // The JSON writer escapes every control character, C1 included: safe on a terminal as is.
+      runtime.subscribe { out.writeJSONLine(of: $0) }
     case .text:
       let names = s.queues.map(\.name) + s.operations.map(\.spec.name)
       let groups = s.operations.filter { $0.spec.kind == .group }.map(\.spec.name)
@@ -86,7 +87,7 @@ extension Trace {
     let out = BufferedOutput()
     switch format {
     case .jsonl:
-      for event in events { out.write(event.jsonLine) }
+      for event in events { out.writeJSONLine(of: event) }
     case .text:
       let names = projection.queues.map(\.name) + projection.operations.map(\.name)
       let groups = projection.operations.filter { $0.kind == .group }.map(\.name)
@@ -123,18 +124,25 @@ final class AnnotatorBox {
 
 /// Collects lines and writes them to stdout in large chunks: traces of thousands of events stay fast.
 final class BufferedOutput {
-  private var buffer = ""
+  private var buffer: [UInt8] = []
 
   func write(_ line: String) {
-    buffer += line
-    buffer += "\n"
-    if buffer.utf8.count > 1 << 16 { flush() }
+    buffer.append(contentsOf: line.utf8)
+    buffer.append(UInt8(ascii: "\n"))
+    if buffer.count > 1 << 16 { flush() }
+  }
+
+  /// An event's JSON line, written straight into the buffer.
+  func writeJSONLine(of event: Event) {
+    event.appendJSONLine(to: &buffer)
+    buffer.append(UInt8(ascii: "\n"))
+    if buffer.count > 1 << 16 { flush() }
   }
 
   func safeWrite(_ line: String) { write(TerminalSafe.escaped(line, keepNewlines: false)) }
 
   func flush() {
-    FileHandle.standardOutput.write(Data(buffer.utf8))
-    buffer = ""
+    FileHandle.standardOutput.write(Data(buffer))
+    buffer.removeAll(keepingCapacity: true)
   }
 }
