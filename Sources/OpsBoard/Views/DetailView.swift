@@ -7,7 +7,7 @@ extension BoardView {
 /// Everything about the selected operation: its settings, each state it entered and how long it
 /// stayed, its flags, dependencies both ways, conditions and errors; the state machine beside it.
 /// Opened with Enter from the views that show a selection.
-struct DetailView: ViewComponent {
+struct DetailView: DocumentView {
   static let id = BoardView.detail
   static let title = "In the details"
   static let opener: KeyBinding? = nil
@@ -21,14 +21,6 @@ struct DetailView: ViewComponent {
   var scroll = DocumentScroll()
 
   init() {}
-
-  mutating func opened(_ context: inout ViewContext) { scroll = DocumentScroll() }
-
-  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
-    -> Bool
-  {
-    scroll.perform(action, input: input)
-  }
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
     renderer.drawDetail(r, shared, &scroll)

@@ -30,3 +30,19 @@ struct DocumentScroll {
 
   func hasMore(total: Int) -> Bool { top + visible < total }
 }
+
+/// A view that shows one scrolling document (details, notes, warnings): it opens at the top, and its
+/// own keys scroll it; anything else goes to the session.
+protocol DocumentView: ViewComponent {
+  var scroll: DocumentScroll { get set }
+}
+
+extension DocumentView {
+  mutating func opened(_ context: inout ViewContext) { scroll = DocumentScroll() }
+
+  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
+    -> Bool
+  {
+    scroll.perform(action, input: input)
+  }
+}

@@ -4,7 +4,7 @@ extension BoardView {
 
 /// The scenario's lesson text, word-wrapped to the screen; `code` spans are drawn bold instead of
 /// showing their Markdown backticks.
-struct NotesView: ViewComponent {
+struct NotesView: DocumentView {
   static let id = BoardView.notes
   static let title = "In the notes"
   static let opener: KeyBinding? = KeyBinding(
@@ -16,14 +16,6 @@ struct NotesView: ViewComponent {
   var scroll = DocumentScroll()
 
   init() {}
-
-  mutating func opened(_ context: inout ViewContext) { scroll = DocumentScroll() }
-
-  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
-    -> Bool
-  {
-    scroll.perform(action, input: input)
-  }
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
     renderer.drawNotes(r, &scroll)

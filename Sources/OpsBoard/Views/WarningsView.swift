@@ -5,7 +5,7 @@ extension BoardView {
 }
 
 /// Every warning the engine raised so far, oldest first, each with the sentence that teaches.
-struct WarningsView: ViewComponent {
+struct WarningsView: DocumentView {
   static let id = BoardView.warnings
   static let title = "In the warnings"
   static let opener: KeyBinding? = KeyBinding(
@@ -17,14 +17,6 @@ struct WarningsView: ViewComponent {
   var scroll = DocumentScroll()
 
   init() {}
-
-  mutating func opened(_ context: inout ViewContext) { scroll = DocumentScroll() }
-
-  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
-    -> Bool
-  {
-    scroll.perform(action, input: input)
-  }
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
     renderer.drawWarnings(r, &scroll)
