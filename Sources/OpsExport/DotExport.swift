@@ -14,15 +14,7 @@ public enum DotExport {
     out += "nodesep=0.2, ranksep=0.4, label=\(Escape.dot(caption(source)))];\n"
     out += "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
     out += "  edge [fontname=\"Helvetica\", fontsize=8, color=\"\(Palette.dependency)\"];\n"
-    var byQueue = [[Int]](repeating: [], count: p.queues.count)
-    var orphans: [Int] = []
-    for op in p.operations {
-      if let q = p.index(ofQueue: op.queue) {
-        byQueue[q].append(op.index)
-      } else {
-        orphans.append(op.index)
-      }
-    }
+    let (byQueue, orphans) = p.operationsByQueue()
     for (q, queue) in p.queues.enumerated() {
       out += "  subgraph cluster_q\(q) {\n"
       out += "    label=\(Escape.dot(queueLabel(queue))); style=rounded; color=\"#90a4ae\";\n"

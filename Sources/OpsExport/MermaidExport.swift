@@ -8,15 +8,7 @@ public enum MermaidExport {
   public static func flowchart(_ source: ExportSource) -> String {
     let p = source.projection
     var out = "flowchart LR\n"
-    var byQueue = [[Int]](repeating: [], count: p.queues.count)
-    var orphans: [Int] = []
-    for op in p.operations {
-      if let q = p.index(ofQueue: op.queue) {
-        byQueue[q].append(op.index)
-      } else {
-        orphans.append(op.index)
-      }
-    }
+    let (byQueue, orphans) = p.operationsByQueue()
     for (q, queue) in p.queues.enumerated() {
       out += "  subgraph q\(q)[\"\(Escape.mermaid(DotExport.queueLabel(queue)))\"]\n"
       for i in byQueue[q] { out += "    " + node(p.operations[i]) }

@@ -51,10 +51,7 @@ public enum SVGTimeline {
       var y = top
       var rowTop = [Double?](repeating: nil, count: p.operations.count)
       var bandTop: [Double] = []
-      var byQueue = [[Int]](repeating: [], count: p.queues.count)
-      for op in p.operations {
-        if let q = p.index(ofQueue: op.queue) { byQueue[q].append(op.index) }
-      }
+      let byQueue = p.operationsByQueue().byQueue
       for q in p.queues.indices {
         bandTop.append(y)
         y += rowHeight + 4
