@@ -15,11 +15,7 @@ struct Attach: ParsableCommand {
   @Argument(help: "The probe's socket path (as `opsview attach` lists them).")
   var address: String?
 
-  @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse.")
-  var noMouse = false
-
-  @Flag(help: "Use ASCII glyphs only.")
-  var ascii = false
+  @OptionGroup var display: DisplayOptions
 
   func run() throws {
     guard let address else {
@@ -35,6 +31,6 @@ struct Attach: ParsableCommand {
     let board = BoardSession(
       title: URL(fileURLWithPath: address).deletingPathExtension().lastPathComponent, notes: "",
       makeSource: { ProbeSource(client: client) })
-    try runOnTerminal(board, mouse: !noMouse, ascii: ascii)
+    try runOnTerminal(board, display)
   }
 }

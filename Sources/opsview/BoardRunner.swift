@@ -4,13 +4,14 @@ import OpsTerminal
 
 /// Runs a board on the terminal until the user quits; the one place `play` and `replay` leave to
 /// ncurses. Exits 2 when there is no usable terminal.
-func runOnTerminal(_ board: BoardSession, mouse: Bool, ascii: Bool) throws {
+func runOnTerminal(_ board: BoardSession, _ display: DisplayOptions) throws {
   // The command runs on the main thread (assumeIsolated checks it); the caller reads the board
   // after it returns (`play --save-actions`), on that same thread.
   nonisolated(unsafe) let board = board
   let outcome = MainActor.assumeIsolated {
     Result { () throws(TerminalError) in
-      try TerminalApp.run(board, options: TerminalOptions(mouse: mouse, ascii: ascii))
+      try TerminalApp.run(
+        board, options: TerminalOptions(mouse: !display.noMouse, ascii: display.ascii))
     }
   }
   switch outcome {

@@ -14,24 +14,8 @@ struct Play: ParsableCommand {
 
   @OptionGroup var source: ScenarioOptions
 
-  // Unconditional: `--speed -1` is a value to refuse with its bounds, not a missing one.
-  @Option(
-    parsing: .unconditional,
-    help:
-      "Playback speed: virtual seconds per real second, > 0 and <= 1000 (default: the scenario's own)."
-  )
-  var speed: Double?
-
-  @Flag(help: "Start paused (press Space to play, . to step one event).")
-  var paused = false
-
-  @Flag(
-    name: .customLong("no-mouse"),
-    help: "Do not capture the mouse, so text can be selected and copied.")
-  var noMouse = false
-
-  @Flag(help: "Use ASCII glyphs only (automatic when the locale is not UTF-8).")
-  var ascii = false
+  @OptionGroup var playback: PlaybackOptions
+  @OptionGroup var display: DisplayOptions
 
   @Flag(help: "Start in the presenter layout for a projector (P toggles it on the board).")
   var present = false
@@ -48,17 +32,13 @@ struct Play: ParsableCommand {
       valueName: "FILE"))
   var saveActions: String?
 
-  func validate() throws {
-    if let s = speed, let problem = NumberOption.speedProblem(s) { throw ValidationError(problem) }
-  }
-
   func run() throws {
     let s = try source.resolve()
     try preflightTerminal()
     // r reads the scenario again, so an edited file is played as it is now.
     let path = source.scenario
     let board = BoardSession(
-      s.board, speed: speed ?? s.speed, paused: paused,
+      s.board, speed: playback.speed ?? s.speed, paused: playback.paused,
       reload: { try Catalog.resolve(path).board })
     if present { board.present() }
     var recorder: RecordingFile?
@@ -76,7 +56,7 @@ struct Play: ParsableCommand {
       }
     }
     defer { withExtendedLifetime(recorder) {} }
-    try runOnTerminal(board, mouse: !noMouse, ascii: ascii)
+    try runOnTerminal(board, display)
     if let saveActions { try writeActions(of: board, to: saveActions, scenario: s) }
   }
 

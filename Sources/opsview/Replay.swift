@@ -16,25 +16,8 @@ struct Replay: ParsableCommand {
   @Argument(help: "The recording (.jsonl), or - for standard input.")
   var file: String
 
-  @Option(help: "Playback speed: recorded seconds per real second (default: the scenario's own).")
-  var speed: Double?
-
-  @Flag(help: "Start paused (press Space to play, . to step one event).")
-  var paused = false
-
-  @Flag(
-    name: .customLong("no-mouse"),
-    help: "Do not capture the mouse, so text can be selected and copied.")
-  var noMouse = false
-
-  @Flag(help: "Use ASCII glyphs only (automatic when the locale is not UTF-8).")
-  var ascii = false
-
-  func validate() throws {
-    if let speed, !(speed > 0 && speed <= 1000) {
-      throw ValidationError("--speed must be between 0 and 1000")
-    }
-  }
+  @OptionGroup var playback: PlaybackOptions
+  @OptionGroup var display: DisplayOptions
 
   func run() throws {
     let input = try RecordingInput(path: file)
@@ -42,11 +25,11 @@ struct Replay: ParsableCommand {
     try preflightTerminal()
     let events = input.recording.events
     let board = BoardSession(
-      title: input.title, notes: input.notes, speed: speed ?? input.scenario?.speed ?? 1,
-      paused: paused,
+      title: input.title, notes: input.notes, speed: playback.speed ?? input.scenario?.speed ?? 1,
+      paused: playback.paused,
       workSettings: input.scenario?.workSettings ?? [:],
       makeSource: { RecordingSource(events: events) })
-    try runOnTerminal(board, mouse: !noMouse, ascii: ascii)
+    try runOnTerminal(board, display)
   }
 
   /// Standard input was the recording: the board's keys come from the controlling terminal.
