@@ -36,6 +36,12 @@ struct Play: ParsableCommand {
   @Flag(help: "Start in the presenter layout for a projector (P toggles it on the board).")
   var present = false
 
+  @Flag(
+    help:
+      "Quiz mode: before each step (.) and at each teaching moment, predict what happens next (Q toggles it)."
+  )
+  var quiz = false
+
   @Option(
     help: ArgumentHelp(
       "Write the run as it happens to FILE, a recording for `opsview replay`.", valueName: "FILE"))
@@ -61,6 +67,7 @@ struct Play: ParsableCommand {
       s.board, speed: speed ?? s.speed, paused: paused,
       reload: { try Catalog.resolve(path).board })
     if present { board.present() }
+    if quiz { board.setQuiz(true) }
     var recorder: RecordingFile?
     if let record {
       do {

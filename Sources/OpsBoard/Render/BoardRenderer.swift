@@ -106,8 +106,9 @@ struct BoardRenderer {
     let helpKey = keyMap.keyLabel(.help, ascii: ascii) ?? "?"
     let warningCount = model.warnings.count
     let warnings = warningCount > 0 ? "\(ascii ? "!" : "⚠") \(warningCount)   " : ""
+    let quiz = info.quiz.map { "quiz \($0.right)/\($0.asked)   " } ?? ""
     let right =
-      "\(warnings)t \(clockText(model.now))s   \(BoardText.speed(info.speed))   \(origin)\(playback)   \(helpKey) help "
+      "\(quiz)\(warnings)t \(clockText(model.now))s   \(BoardText.speed(info.speed))   \(origin)\(playback)   \(helpKey) help "
     let rightWidth = ascii ? Canvas.transliterate(right).count : right.count
     let titleRoom = r.maxX - rightWidth - 2 - x
     if titleRoom > 3 { canvas.put(info.title, x: x, y: r.y, width: titleRoom, style: bar) }

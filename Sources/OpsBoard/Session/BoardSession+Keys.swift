@@ -166,6 +166,7 @@ extension BoardSession {
       return true
     }
     switch action {
+    case _ where quizHolds(action): break
     case .quit: return false
     case .help: setHelp(true)
     case .openDetail:
@@ -190,6 +191,12 @@ extension BoardSession {
         ui.status = StatusMessage("playing at \(BoardText.speed(speed))")
       }
     case .step where replay != nil: travel(events: 1)
+    case .step where quizTakes(action), .nextMoment where quizTakes(action),
+      .continueMoment where quizTakes(action):
+      break
+    case .toggleQuiz: toggleQuiz()
+    case .answerQuiz: answerQuiz(input)
+    case .closeQuiz: closeQuiz()
     case .step: step()
     case .slower: changeSpeed(faster: false)
     case .faster: changeSpeed(faster: true)

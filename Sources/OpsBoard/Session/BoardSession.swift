@@ -31,6 +31,8 @@ public final class BoardSession: InteractiveBoard {
   private(set) var history = BoardHistory()
   /// The scenario's teaching moments: which were reached and shown (see BoardSession+Moments).
   var moments = MomentTracker()
+  /// Quiz mode: on or off, and the score (see BoardSession+Quiz).
+  var quiz = QuizScore()
 
   /// Below this size `render` draws only a message saying how large the board needs to be.
   public static let minimumSize = (
@@ -41,7 +43,7 @@ public final class BoardSession: InteractiveBoard {
   /// At most this many frames a second while playing.
   static let frameInterval = 1.0 / 30
 
-  private var makeSource: () -> any EventSource
+  private(set) var makeSource: () -> any EventSource
   /// Reads the scenario again (its file may have changed) for a restart; nil for a fixed one.
   private let reload: (() throws -> BoardScenario)?
   /// Events the engine published that the board has not shown yet (stepping reveals one at a time).
@@ -287,7 +289,7 @@ public final class BoardSession: InteractiveBoard {
       title: title, speed: speed, paused: paused, unrevealed: unrevealedCount,
       finished: isOver && replay == nil, unfinished: model.unfinishedCount,
       replaying: replay.map { ($0.position, log.count) }, resumeFrom: resumeFrom,
-      sourceLabel: source.label)
+      sourceLabel: source.label, quiz: quiz.enabled ? (quiz.right, quiz.asked) : nil)
   }
 
   public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {

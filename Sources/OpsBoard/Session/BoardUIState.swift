@@ -62,4 +62,6 @@ struct PlaybackInfo {
   var resumeFrom: ResumePoint = .present
   /// What the board runs over, when it is not the virtual scenario ("recording").
   var sourceLabel: String? = nil
+  /// Quiz mode's score (right of asked), when it is on.
+  var quiz: (right: Int, asked: Int)? = nil
 }

@@ -4,12 +4,16 @@ extension BoardView {
   public static let presenter = BoardView("presenter")
 }
 
+extension BoardAction {
+  public static let presenter = BoardAction("presenter")
+}
+
 struct PresenterView: ViewComponent {
   static let id = BoardView.presenter
   static let title = "Presenting"
-  /// No key of its own yet: help at 120x40 has no row left for one (`play --present` opens it, Esc
-  /// leaves it).
-  static let opener: KeyBinding? = nil
+  static let opener: KeyBinding? = KeyBinding(
+    .presenter, [.char("P")], "presenter layout, for a projector (again: back)",
+    group: .views)
   static let bindings: [KeyBinding] =
     MoveKeys.bindings("select the operation") + OperationKeys.bindings
   static let footer: [BoardAction] = [
