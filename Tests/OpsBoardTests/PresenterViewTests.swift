@@ -24,3 +24,33 @@ struct PresenterViewTests {
     #expect(s.view == .board)
   }
 }
+
+@Suite("Presenter: its key, the last key in words, and the high-contrast theme")
+struct PresenterKeyTests {
+  @Test func pOpensItAndTheLastKeyIsSaidInTheEnginesWords() {
+    let s = builtInSession("tour")
+    s.advance(by: 1)
+    press(s, .character("P"))
+    #expect(s.view == .presenter)
+    s.select(queue: "network")
+    let running = s.model.operations.filter { $0.queue == "network" && $0.state == .executing }
+    #expect(!running.isEmpty)
+    press(s, .character("s"))
+    let effect = try! #require(s.lastKeyEffect)
+    #expect(effect.hasPrefix("s — network suspended: nothing new starts"), "\(effect)")
+    #expect(effect.hasSuffix("download and prefetch keep running"), "\(effect)")
+    #expect(running.map(\.name) == ["download", "prefetch"])
+    let text = screenText(s, 80, 24)
+    #expect(text.contains(" s  network suspended: nothing new starts"), "\(text)")
+    #expect(text.split(separator: "\n").count == 24)
+    assertSnapshot(
+      of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "suspended-80x24")
+    // A command's consequences come from the engine's events: resuming starts what waited.
+    s.advance(by: 2)
+    press(s, .character("s"))
+    let resumed = try! #require(s.lastKeyEffect)
+    #expect(resumed.hasPrefix("s — network resumed"), "\(resumed)")
+    press(s, .character("P"))
+    #expect(s.view == .board)
+  }
+}

@@ -22,6 +22,8 @@ struct BoardRenderer {
   let ascii: Bool
   var canvas: Canvas
   var stats = RenderStats()
+  /// The last key and its effect (the presenter layout shows it).
+  var lastKey: KeyEffect?
 
   init(
     model: BoardModel, info: PlaybackInfo, notes: String,
@@ -48,6 +50,7 @@ struct BoardRenderer {
       return canvas.grid
     }
     ui.shared.clampSelection(model)
+    lastKey = ui.lastKey
     stats.filterScanned = ui.shared.operations.lastScanned
     drawHeader(Rect(x: 0, y: 0, width: width, height: 1))
     let body = Rect(x: 0, y: 1, width: width, height: height - 3)

@@ -5,6 +5,13 @@ import OpsEngine
 /// bindings, then the global ones. A key bound nowhere here says where it does work, if anywhere.
 extension BoardSession {
   public func handle(_ input: KeyInput) -> Bool {
+    let before = (log: log.count, commands: keyCommands.count)
+    let result = dispatch(input)
+    noteKey(input, logBefore: before.log, commandsBefore: before.commands)
+    return result
+  }
+
+  private func dispatch(_ input: KeyInput) -> Bool {
     if input == .resize { return true }
     ui.status = nil
     if ui.input != nil { return editInput(input) }

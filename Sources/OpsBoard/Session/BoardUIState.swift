@@ -42,6 +42,8 @@ struct BoardUIState {
   var input: TextInput?
   var confirmation: Confirmation?
   var status: StatusMessage?
+  /// The last key and what it did, in words (the presenter layout shows it).
+  var lastKey: KeyEffect?
 
   func component(_ id: BoardView) -> any ViewComponent { views[id] ?? ViewRegistry.make(id) }
 }
