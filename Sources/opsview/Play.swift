@@ -36,6 +36,12 @@ struct Play: ParsableCommand {
   @Flag(help: "Start in the presenter layout for a projector (P toggles it on the board).")
   var present = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Colours: standard, or high-contrast for a projector (nothing dim, bold colours; NO_COLOR still works).",
+      valueName: "THEME"))
+  var theme: BoardTheme = .standard
+
   @Flag(
     help:
       "Quiz mode: before each step (.) and at each teaching moment, predict what happens next (Q toggles it)."
@@ -68,6 +74,7 @@ struct Play: ParsableCommand {
       reload: { try Catalog.resolve(path).board })
     if present { board.present() }
     if quiz { board.setQuiz(true) }
+    board.theme = theme
     var recorder: RecordingFile?
     if let record {
       do {
@@ -104,3 +111,5 @@ struct Play: ParsableCommand {
     printError("opsview: wrote \(scenario.actions.count + keys.count) actions to \(path)")
   }
 }
+
+extension BoardTheme: ExpressibleByArgument {}

@@ -54,3 +54,25 @@ struct PresenterKeyTests {
     #expect(s.view == .board)
   }
 }
+
+@Suite("High-contrast theme: nothing dim, no grey, colours bold")
+struct HighContrastThemeTests {
+  @Test func theHighContrastPresenterAt80x24() {
+    let s = builtInSession("tour")
+    s.advance(by: 4.5)
+    s.select(operation: "decode")
+    s.present()
+    let standard = s.render(width: 80, height: 24, ascii: false)
+    s.theme = .highContrast
+    let grid = s.render(width: 80, height: 24, ascii: false)
+    // The same text: only colours and weight change.
+    #expect(grid.text == standard.text)
+    #expect(standard.cells.contains { $0.attributes.contains(.dim) })
+    #expect(!grid.cells.contains { $0.attributes.contains(.dim) })
+    #expect(!grid.cells.contains { $0.foreground == .gray })
+    // Each state keeps its own colour: executing stays blue, only brighter.
+    #expect(grid.cells.contains { $0.foreground == .blue && $0.attributes.contains(.bold) })
+    #expect(grid.cells.allSatisfy { $0.foreground == .default || $0.attributes.contains(.bold) })
+    assertSnapshot(of: grid, as: .styled, named: "high-contrast-80x24")
+  }
+}

@@ -1,5 +1,6 @@
 import OpsEngine
 import OpsScenarios
+import SnapshotTesting
 import Testing
 
 @testable import OpsBoard
@@ -140,5 +141,24 @@ struct QuizTests {
     #expect(s.quizQuestion != nil)
     #expect(s.log.map(\.event) == before)
     #expect(s.runtime.eventCount == runtimeEvents)
+  }
+
+  @Test func theQuestionAndTheRevealAt80x24() {
+    let s = builtInSession("tour")
+    s.advance(by: 1)
+    press(s, .character("Q"), .character("."))
+    #expect(s.quizQuestion != nil)
+    assertSnapshot(of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "asking")
+    press(s, .down, .enter)
+    #expect(s.quizReveal != nil)
+    assertSnapshot(
+      of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "revealed")
+    // Over the presenter layout too.
+    press(s, .escape, .character("P"), .character("."))
+    #expect(s.quizQuestion != nil)
+    let text = screenText(s, 80, 24)
+    #expect(text.contains("State machine"), "\(text)")
+    assertSnapshot(
+      of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "presenter-asking")
   }
 }

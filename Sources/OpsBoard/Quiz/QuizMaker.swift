@@ -25,8 +25,11 @@ struct QuizMaker {
   // MARK: - Kinds
 
   private func startQuestion() -> QuizQuestion? {
+    // Only when the one that starts is on the board already: an operation added later cannot be
+    // predicted from what the room sees.
     guard
-      let (i, op, cause) = firstState(where: { _, _, to, _ in to == .executing })
+      let (i, op, cause) = firstState(where: { _, _, to, _ in to == .executing }),
+      model.operation(named: op) != nil
     else { return nil }
     let waiting = model.operations.filter { $0.state < .executing && $0.name != op }
       .map(\.name)

@@ -72,20 +72,25 @@ struct QuizView: ViewComponent {
   }
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
+    guard let question else { return board.draw(r, &renderer, &shared) }
+    let lines = renderer.quizLines(self, question, width: min(r.width, 100) - 4)
+    let boxHeight = min(lines.count, max(3, r.height / 2) - 2) + 2
     if returnView == .presenter {
+      // Over the presenter: its table is short and the state machine is the point, so the box covers
+      // the bottom of it.
       presenter.draw(r, &renderer, &shared)
     } else {
-      board.draw(r, &renderer, &shared)
+      // The board above the box, so the selected operation (what the reveal is about) stays in view.
+      board.draw(
+        Rect(x: r.x, y: r.y, width: r.width, height: r.height - boxHeight), &renderer, &shared)
     }
-    if let question { renderer.drawQuiz(self, question, in: r) }
+    renderer.drawQuiz(self, Array(lines.prefix(boxHeight - 2)), in: r)
   }
 }
 
 extension BoardRenderer {
-  /// The question and its choices, or the reveal, in a box at the bottom of `r`.
-  mutating func drawQuiz(_ view: QuizView, _ q: QuizQuestion, in r: Rect) {
-    let boxWidth = min(r.width, 100)
-    let textWidth = boxWidth - 4
+  /// The question and its choices, or the reveal: the box's lines.
+  func quizLines(_ view: QuizView, _ q: QuizQuestion, width textWidth: Int) -> [(String, Style)] {
     var lines: [(String, Style)] = []
     let check = ascii ? "+" : "✓"
     let cross = ascii ? "x" : "✗"
@@ -111,8 +116,13 @@ extension BoardRenderer {
         lines += shown.map { ($0, Style.dim) }
       }
     }
-    let room = max(3, r.height / 2)
-    let shown = Array(lines.prefix(room - 2))
+    return lines
+  }
+
+  /// The box at the bottom of `r`.
+  mutating func drawQuiz(_ view: QuizView, _ shown: [(String, Style)], in r: Rect) {
+    let boxWidth = min(r.width, 100)
+    let textWidth = boxWidth - 4
     let box = Rect(x: r.x, y: r.maxY - shown.count - 2, width: boxWidth, height: shown.count + 2)
     let score = "score \(view.score.right)/\(view.score.asked)"
     let title = view.phase == .asking ? "Predict · \(score)" : "Revealed · \(score)"

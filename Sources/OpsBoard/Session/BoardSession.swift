@@ -33,6 +33,8 @@ public final class BoardSession: InteractiveBoard {
   var moments = MomentTracker()
   /// Quiz mode: on or off, and the score (see BoardSession+Quiz).
   var quiz = QuizScore()
+  /// The colours of every frame (`play --theme high-contrast`).
+  public var theme = BoardTheme.standard
 
   /// Below this size `render` draws only a message saying how large the board needs to be.
   public static let minimumSize = (
@@ -298,7 +300,8 @@ public final class BoardSession: InteractiveBoard {
       model: model, info: playback, notes: notes,
       fullLog: log[..<(replay?.position ?? log.count)], workSettings: workSettings,
       keyMap: keyMap, width: width, height: height, ascii: ascii)
-    let grid = renderer.render(&ui)
+    var grid = renderer.render(&ui)
+    theme.apply(to: &grid)
     lastStats = renderer.stats
     return grid
   }
