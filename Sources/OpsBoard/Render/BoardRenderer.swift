@@ -57,6 +57,7 @@ struct BoardRenderer {
     var view = ui.component(ui.view)
     view.draw(body, &self, &ui.shared)
     ui.views[ui.view] = view
+    if let problem = ui.loadError { drawLoadError(problem, in: body) }
     drawStatus(Rect(x: 0, y: height - 2, width: width, height: 1), ui)
     drawFooter(Rect(x: 0, y: height - 1, width: width, height: 1), ui)
     if ui.helpVisible { drawHelp(&ui.help, view: ui.view) }

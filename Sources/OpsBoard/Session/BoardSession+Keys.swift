@@ -114,6 +114,7 @@ extension BoardSession {
         let first = problem.split(separator: "\n").first.map(String.init) ?? problem
         ui.status = StatusMessage(
           "cannot read the scenario again: \(first); nothing restarted", .rejected)
+        ui.loadError = problem
       } else {
         ui.status = StatusMessage("restarted from the beginning", .applied)
       }

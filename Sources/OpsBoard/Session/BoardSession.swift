@@ -33,6 +33,8 @@ public final class BoardSession: InteractiveBoard {
   var moments = MomentTracker()
   /// Quiz mode: on or off, and the score (see BoardSession+Quiz).
   var quiz = QuizScore()
+  /// `play --watch`: the file looked at every so often (see BoardSession+Watch).
+  var watcher: FileWatch?
   /// The colours of every frame (`play --theme high-contrast`).
   public var theme = BoardTheme.standard
 
@@ -159,6 +161,7 @@ public final class BoardSession: InteractiveBoard {
   // MARK: - Driving the clock
 
   public func tick(elapsed: Double) {
+    pollWatch(elapsed: elapsed)
     guard !paused, elapsed > 0 else { return }
     advance(by: elapsed * speed)
   }
@@ -184,7 +187,8 @@ public final class BoardSession: InteractiveBoard {
   }
 
   public var nextFrameDelay: Double? {
-    if paused || isOver { return nil }
+    // A watched file is looked at while paused too.
+    if paused || isOver { return watcher?.interval }
     return Self.frameInterval
   }
 
@@ -253,6 +257,7 @@ public final class BoardSession: InteractiveBoard {
     log = []
     history = BoardHistory()
     moments = MomentTracker(moments.moments)
+    quiz.askedAtMoment = nil
     incoming = []
     incomingHead = 0
     // What the user chose to look at survives; the clock's story starts again.

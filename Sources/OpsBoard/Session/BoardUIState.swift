@@ -44,6 +44,8 @@ struct BoardUIState {
   var status: StatusMessage?
   /// The last key and what it did, in words (the presenter layout shows it).
   var lastKey: KeyEffect?
+  /// Why the scenario file did not load (`--watch`, or r), shown until a reload succeeds.
+  var loadError: String?
 
   func component(_ id: BoardView) -> any ViewComponent { views[id] ?? ViewRegistry.make(id) }
 }
