@@ -42,10 +42,11 @@ struct QuizMaker {
   }
 
   private func stateQuestion() -> QuizQuestion? {
-    // About an operation on the board already (one not added yet has nothing to predict from).
+    // About an operation on the board that is still waiting (one not added yet has nothing to
+    // predict from, and an executing one can only go on to finishing).
     guard
-      let (i, op, cause) = firstState(where: { name, _, _, _ in
-        model.operation(named: name) != nil
+      let (i, op, cause) = firstState(where: { name, from, _, _ in
+        from < .executing && model.operation(named: name) != nil
       }),
       case .state(_, let from, let to, _) = future[i].kind
     else { return nil }
@@ -95,18 +96,20 @@ struct QuizMaker {
       else { continue }
       let (choices, answer) = Self.choices(answer: op, others: rivals)
       // The engine's cause: the state event of the operation that goes with the lock.
-      let cause = future[i...].lazy.compactMap { e -> StateCause? in
-        if case .state(op, _, _, let c) = e.kind { return c }
-        return nil
-      }.first
-      let why = cause.map { ": \($0.text)" } ?? ""
+      let why =
+        future[i...].lazy.compactMap { e -> String? in
+          if case .state(op, let from, let to, let c) = e.kind {
+            return "\(op) \(from.rawValue) → \(to.rawValue): \(c.text)"
+          }
+          return nil
+        }.first ?? "\(op) took the \(category) exclusivity lock"
       return QuizQuestion(
         kind: .lock(category: category),
         prompt: "\(rivals.joined(separator: " and ")) \(rivals.count == 1 ? "waits" : "wait") for "
           + "the \(category) exclusivity lock. "
           + "Which operation gets it next?",
         choices: choices, answer: answer, revealAt: shown + i + 1,
-        explanation: "\(op) got the \(category) lock\(why)", focus: op)
+        explanation: why, focus: op)
     }
     return nil
   }
