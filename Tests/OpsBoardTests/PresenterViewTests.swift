@@ -76,3 +76,24 @@ struct HighContrastThemeTests {
     assertSnapshot(of: grid, as: .styled, named: "high-contrast-80x24")
   }
 }
+
+@Suite("Presenter and teaching moments")
+struct PresenterMomentTests {
+  @Test func aMomentReachedInThePresenterKeepsItAndContinuingReturnsToIt() {
+    let s = momentSession(Catalog.named("tour")!, paused: false)
+    s.present()
+    for _ in 0..<100 where s.currentMoment == nil { s.advance(by: 0.25) }
+    #expect(s.currentMoment?.index == 0)
+    let text = screenText(s, 80, 24)
+    #expect(text.contains("Moment 1 of 4"), "\(text)")
+    #expect(text.contains("State machine ·"), "\(text)")
+    #expect(!text.contains("─ Log"))
+    assertSnapshot(
+      of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "moment-80x24")
+    press(s, .character("m"))
+    #expect(s.view == .presenter)
+    for _ in 0..<100 where s.currentMoment == nil { s.advance(by: 0.25) }
+    press(s, .escape)
+    #expect(s.view == .presenter)
+  }
+}

@@ -247,7 +247,7 @@ extension BoardSession {
 
   private func back() {
     if ui.view != .board {
-      ui.view = ui.view == .detail ? ui.returnView : .board
+      ui.view = ui.view == .detail || ui.view == .moment ? ui.returnView : .board
       ui.returnView = .board
     } else if ui.shared.operations.isFiltered {
       var list = ui.shared.operations
