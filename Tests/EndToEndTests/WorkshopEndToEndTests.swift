@@ -50,6 +50,19 @@ struct WorkshopEndToEndTests {
     #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
   }
 
+  @Test func theHighContrastPresenterRunsUnderNoColor() throws {
+    let binary = try #require(OpsviewBinary.path, "run `swift build` first")
+    let session = try TmuxSession(
+      width: 80, height: 24,
+      command: TmuxSession.wrapped(
+        binary, ["play", "lifecycle", "--paused", "--present", "--theme", "high-contrast"],
+        environment: ["NO_COLOR": "1"]))
+    try #require(session.waitFor("State machine"), "screen:\n\(session.capture())")
+    try session.send("q")
+    #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
+    #expect(session.capture().contains("tty: restored"))
+  }
+
   @Test func watchPicksUpAnEditShowsABrokenOneAndRecovers() throws {
     let binary = try #require(OpsviewBinary.path, "run `swift build` first")
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
