@@ -96,4 +96,16 @@ struct PresenterMomentTests {
     press(s, .escape)
     #expect(s.view == .presenter)
   }
+
+  @Test func theStateMachineStaysWithALastKeyLineAndATwoLineWhyAt80x24() {
+    let s = momentSession(Catalog.named("lifecycle")!, paused: true)
+    s.present()
+    press(s, .character("m"))  // plays on to moment 1: report pending on a suspended queue
+    for _ in 0..<100 where s.currentMoment == nil { s.advance(by: 0.25) }
+    press(s, .escape)
+    #expect(s.view == .presenter)
+    let text = screenText(s, 80, 24)
+    #expect(text.contains("State machine · report"), "\(text)")
+    #expect(text.contains(" m  playing on"), "the last key line: \(text)")
+  }
 }

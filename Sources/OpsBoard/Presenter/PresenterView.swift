@@ -62,7 +62,8 @@ struct PresenterView: ViewComponent {
     let keyRows = min(keyLines.count, r.height >= 26 ? 2 : 1)
     let top = Rect(x: r.x, y: r.y, width: r.width, height: r.height - whyRows - keyRows)
     let machineWidth = max(StateMachineDiagram.minimumWidth + 2, min(50, r.width * 55 / 100))
-    let showMachine = top.width - machineWidth >= 30 && top.height >= StateMachineDiagram.height + 1
+    // The diagram's last row is a blank margin: at 80×24 the key line may take it.
+    let showMachine = top.width - machineWidth >= 30 && top.height >= StateMachineDiagram.height
     let tableWidth = showMachine ? top.width - machineWidth - 1 : top.width
     renderer.drawOperations(
       Rect(x: top.x, y: top.y, width: tableWidth, height: top.height), shared, scroll: &scroll)
@@ -77,6 +78,8 @@ struct PresenterView: ViewComponent {
         op, in: Rect(x: x, y: top.y + 1, width: machineWidth, height: StateMachineDiagram.height),
         canvas: &renderer.canvas)
     }
+    // Below the table and the diagram: cleared first, so nothing drawn above runs into it.
+    renderer.canvas.fill(Rect(x: r.x, y: top.maxY, width: r.width, height: r.maxY - top.maxY))
     if let last = renderer.lastKey {
       let y = top.maxY
       let keyStyle = Style(attrs: [.reverse, .bold])
