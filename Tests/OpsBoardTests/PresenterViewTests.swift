@@ -108,4 +108,22 @@ struct PresenterMomentTests {
     #expect(text.contains("State machine · report"), "\(text)")
     #expect(text.contains(" m  playing on"), "the last key line: \(text)")
   }
+
+  @Test func aQuizAtAMomentInThePresenterStaysInThePresenter() {
+    let s = momentSession(Catalog.named("lifecycle")!, paused: true)
+    s.present()
+    s.setQuiz(true)
+    press(s, .character("m"))
+    for _ in 0..<100 where s.currentMoment == nil { s.advance(by: 0.25) }
+    press(s, .character("m"))  // asks before playing on
+    #expect(s.quizQuestion != nil)
+    #expect(screenText(s, 80, 24).contains("State machine · report"))
+    press(s, .enter)  // the reveal reaches moment 2
+    #expect(screenText(s, 80, 24).contains("State machine · report"))
+    press(s, .enter)  // closes the reveal: moment 2's caption, over the presenter
+    #expect(s.currentMoment?.index == 1)
+    let text = screenText(s, 80, 24)
+    #expect(text.contains("State machine · report"), "\(text)")
+    #expect(!text.contains("─ Log"), "\(text)")
+  }
 }

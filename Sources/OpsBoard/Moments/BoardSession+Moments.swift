@@ -32,10 +32,7 @@ extension BoardSession {
     guard currentMoment == nil || !paused, let i = moments.showNext() else { return false }
     setPausedQuietly()
     // In the presenter layout (or at a moment shown over it) the next caption goes over it too.
-    let overPresenter =
-      ui.view == .presenter
-      || (ui.view == .moment && (ui.views[.moment] as? MomentView)?.overPresenter == true)
-      || (ui.view == .quiz && (ui.views[.quiz] as? QuizView)?.returnView == .presenter)
+    let overPresenter = isPresenting
     var view = MomentView()
     view.overPresenter = overPresenter
     view.index = i

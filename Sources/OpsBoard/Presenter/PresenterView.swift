@@ -99,4 +99,14 @@ struct PresenterView: ViewComponent {
 extension BoardSession {
   /// Opens the presenter layout (`play --present`).
   public func present() { open(.presenter) }
+
+  /// Whether the presenter layout is on screen, itself or under a moment's caption or a question.
+  var isPresenting: Bool {
+    switch ui.view {
+    case .presenter: true
+    case .moment: (ui.views[.moment] as? MomentView)?.overPresenter == true
+    case .quiz: (ui.views[.quiz] as? QuizView)?.overPresenter == true
+    default: false
+    }
+  }
 }

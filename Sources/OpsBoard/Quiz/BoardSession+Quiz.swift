@@ -88,6 +88,7 @@ extension BoardSession {
     var view = QuizView()
     view.question = question
     view.returnView = ui.view == .presenter || ui.view == .moment ? ui.view : .board
+    view.overPresenter = isPresenting
     view.score = quiz
     ui.views[.quiz] = view
     ui.view = .quiz

@@ -53,6 +53,8 @@ struct QuizView: ViewComponent {
   var changes: [String] = []
   /// Where the board goes when the question or reveal closes.
   var returnView = BoardView.board
+  /// Asked in the presenter layout (or at a moment over it): drawn over the presenter.
+  var overPresenter = false
   var score = QuizScore()
   var board = MainView()
   var presenter = PresenterView()
@@ -75,7 +77,7 @@ struct QuizView: ViewComponent {
     guard let question else { return board.draw(r, &renderer, &shared) }
     let lines = renderer.quizLines(self, question, width: min(r.width, 100) - 4)
     let boxHeight = min(lines.count, max(3, r.height / 2) - 2) + 2
-    if returnView == .presenter {
+    if overPresenter {
       // Over the presenter: its table is short and the state machine is the point, so the box covers
       // the bottom of it.
       presenter.draw(r, &renderer, &shared)
