@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpsBoard
 
 /// How the board is drawn: the options of every command that opens it (play, replay, attach).
 struct DisplayOptions: ParsableArguments {
@@ -9,7 +10,15 @@ struct DisplayOptions: ParsableArguments {
 
   @Flag(help: "Use ASCII glyphs only (automatic when the locale is not UTF-8).")
   var ascii = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Colours: standard, or high-contrast for a projector (nothing dim, bold colours; NO_COLOR still works).",
+      valueName: "THEME"))
+  var theme: BoardTheme = .standard
 }
+
+extension BoardTheme: ExpressibleByArgument {}
 
 /// How a run is played back: the options of the commands that play one (play, replay).
 struct PlaybackOptions: ParsableArguments {

@@ -8,6 +8,7 @@ func runOnTerminal(_ board: BoardSession, _ display: DisplayOptions) throws {
   // The command runs on the main thread (assumeIsolated checks it); the caller reads the board
   // after it returns (`play --save-actions`), on that same thread.
   nonisolated(unsafe) let board = board
+  board.theme = display.theme
   let outcome = MainActor.assumeIsolated {
     Result { () throws(TerminalError) in
       try TerminalApp.run(

@@ -22,6 +22,18 @@ struct Play: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "Play the scenario file FILE and start again from it whenever it changes; a version that does not load is shown on the board while the last good one keeps playing.",
+      valueName: "FILE"))
+  var watch: String?
+
+  @Flag(
+    help:
+      "Quiz mode: before each step (.) and at each teaching moment, predict what happens next (Q toggles it)."
+  )
+  var quiz = false
+
+  @Option(
+    help: ArgumentHelp(
       "Write the run as it happens to FILE, a recording for `opsview replay`.", valueName: "FILE"))
   var record: String?
 
@@ -32,15 +44,27 @@ struct Play: ParsableCommand {
       valueName: "FILE"))
   var saveActions: String?
 
+  func validate() throws {
+    if let watch, source.scenario != Catalog.defaultName, source.scenario != watch {
+      throw ValidationError(
+        "--watch names the scenario file to play: give it once (not also \(source.scenario))")
+    }
+  }
+
   func run() throws {
-    let s = try source.resolve()
-    try preflightTerminal()
     // r reads the scenario again, so an edited file is played as it is now.
-    let path = source.scenario
+    let path = watch ?? source.scenario
+    let s = try resolveScenario(path)
+    try preflightTerminal()
     let board = BoardSession(
       s.board, speed: playback.speed ?? s.speed, paused: playback.paused,
       reload: { try Catalog.resolve(path).board })
     if present { board.present() }
+    if quiz { board.setQuiz(true) }
+    if let watch {
+      let changes = FileChanges(path: watch)
+      board.watch { changes.changed() }
+    }
     var recorder: RecordingFile?
     if let record {
       do {

@@ -32,9 +32,17 @@ struct BoardKeyMapTests {
       _ = s.handle(.character("?"))
       let help = s.render(width: 200, height: 60, ascii: false).text
       let shown = s.keyMap.bindings(in: .view(type.id)) + s.keyMap.bindings(in: .global)
-      // Pages, ends and the wheel share one line; up and down share another.
-      for b in shown where ![.pageUp, .pageDown, .first, .last, .wheel, .down].contains(b.action) {
-        let keys = b.action == .up ? "↑↓ kj" : b.keysLabel(ascii: false)
+      // Pages, ends and the wheel share one line; opposite keys share one too (`↑↓ kj`, `< >`).
+      let seconds = Set(HelpOverlay.pairs.values)
+      for b in shown
+      where ![.pageUp, .pageDown, .first, .last, .wheel].contains(b.action)
+        && !seconds.contains(b.action)
+      {
+        let keys =
+          b.action == .up
+          ? "↑↓ kj"
+          : HelpOverlay.pairs[b.action] != nil
+            ? b.keysLabel(ascii: false) + " " : b.keysLabel(ascii: false)
         #expect(help.contains(keys), "\(type.id) help lacks \(b.action)")
         #expect(
           help.contains(String(b.description.prefix(25))), "\(type.id) help lacks \(b.action)")

@@ -24,3 +24,106 @@ struct PresenterViewTests {
     #expect(s.view == .board)
   }
 }
+
+@Suite("Presenter: its key, the last key in words, and the high-contrast theme")
+struct PresenterKeyTests {
+  @Test func pOpensItAndTheLastKeyIsSaidInTheEnginesWords() {
+    let s = builtInSession("tour")
+    s.advance(by: 1)
+    press(s, .character("P"))
+    #expect(s.view == .presenter)
+    s.select(queue: "network")
+    let running = s.model.operations.filter { $0.queue == "network" && $0.state == .executing }
+    #expect(!running.isEmpty)
+    press(s, .character("s"))
+    let effect = try! #require(s.lastKeyEffect)
+    #expect(effect.hasPrefix("s — network suspended: nothing new starts"), "\(effect)")
+    #expect(effect.hasSuffix("download and prefetch keep running"), "\(effect)")
+    #expect(running.map(\.name) == ["download", "prefetch"])
+    let text = screenText(s, 80, 24)
+    #expect(text.contains(" s  network suspended: nothing new starts"), "\(text)")
+    #expect(text.split(separator: "\n").count == 24)
+    assertSnapshot(
+      of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "suspended-80x24")
+    // A command's consequences come from the engine's events: resuming starts what waited.
+    s.advance(by: 2)
+    press(s, .character("s"))
+    let resumed = try! #require(s.lastKeyEffect)
+    #expect(resumed.hasPrefix("s — network resumed"), "\(resumed)")
+    press(s, .character("P"))
+    #expect(s.view == .board)
+  }
+}
+
+@Suite("High-contrast theme: nothing dim, no grey, colours bold")
+struct HighContrastThemeTests {
+  @Test func theHighContrastPresenterAt80x24() {
+    let s = builtInSession("tour")
+    s.advance(by: 4.5)
+    s.select(operation: "decode")
+    s.present()
+    let standard = s.render(width: 80, height: 24, ascii: false)
+    s.theme = .highContrast
+    let grid = s.render(width: 80, height: 24, ascii: false)
+    // The same text: only colours and weight change.
+    #expect(grid.text == standard.text)
+    #expect(standard.cells.contains { $0.attributes.contains(.dim) })
+    #expect(!grid.cells.contains { $0.attributes.contains(.dim) })
+    #expect(!grid.cells.contains { $0.foreground == .gray })
+    // Each state keeps its own colour: executing stays blue, only brighter.
+    #expect(grid.cells.contains { $0.foreground == .blue && $0.attributes.contains(.bold) })
+    #expect(grid.cells.allSatisfy { $0.foreground == .default || $0.attributes.contains(.bold) })
+    assertSnapshot(of: grid, as: .styled, named: "high-contrast-80x24")
+  }
+}
+
+@Suite("Presenter and teaching moments")
+struct PresenterMomentTests {
+  @Test func aMomentReachedInThePresenterKeepsItAndContinuingReturnsToIt() {
+    let s = momentSession(Catalog.named("tour")!, paused: false)
+    s.present()
+    for _ in 0..<100 where s.currentMoment == nil { s.advance(by: 0.25) }
+    #expect(s.currentMoment?.index == 0)
+    let text = screenText(s, 80, 24)
+    #expect(text.contains("Moment 1 of 4"), "\(text)")
+    #expect(text.contains("State machine ·"), "\(text)")
+    #expect(!text.contains("─ Log"))
+    assertSnapshot(
+      of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "moment-80x24")
+    press(s, .character("m"))
+    #expect(s.view == .presenter)
+    for _ in 0..<100 where s.currentMoment == nil { s.advance(by: 0.25) }
+    press(s, .escape)
+    #expect(s.view == .presenter)
+  }
+
+  @Test func theStateMachineStaysWithALastKeyLineAndATwoLineWhyAt80x24() {
+    let s = momentSession(Catalog.named("lifecycle")!, paused: true)
+    s.present()
+    press(s, .character("m"))  // plays on to moment 1: report pending on a suspended queue
+    for _ in 0..<100 where s.currentMoment == nil { s.advance(by: 0.25) }
+    press(s, .escape)
+    #expect(s.view == .presenter)
+    let text = screenText(s, 80, 24)
+    #expect(text.contains("State machine · report"), "\(text)")
+    #expect(text.contains(" m  playing on"), "the last key line: \(text)")
+  }
+
+  @Test func aQuizAtAMomentInThePresenterStaysInThePresenter() {
+    let s = momentSession(Catalog.named("lifecycle")!, paused: true)
+    s.present()
+    s.setQuiz(true)
+    press(s, .character("m"))
+    for _ in 0..<100 where s.currentMoment == nil { s.advance(by: 0.25) }
+    press(s, .character("m"))  // asks before playing on
+    #expect(s.quizQuestion != nil)
+    #expect(screenText(s, 80, 24).contains("State machine · report"))
+    press(s, .enter)  // the reveal reaches moment 2
+    #expect(screenText(s, 80, 24).contains("State machine · report"))
+    press(s, .enter)  // closes the reveal: moment 2's caption, over the presenter
+    #expect(s.currentMoment?.index == 1)
+    let text = screenText(s, 80, 24)
+    #expect(text.contains("State machine · report"), "\(text)")
+    #expect(!text.contains("─ Log"), "\(text)")
+  }
+}

@@ -12,7 +12,12 @@ struct VerificationTests {
   @Test(arguments: scenarios)
   func foundationAgreesWithTheEngine(_ name: String) throws {
     let scenario = try #require(Catalog.named(name))
-    let v = Verification.run(scenario, scale: 0.2)
+    var v = Verification.run(scenario, scale: 0.2)
+    if !v.agrees {
+      // Foundation runs on the real clock: on a loaded machine a start can come later than the
+      // tolerance (60 ms at this scale). A disagreement in semantics repeats; lateness rarely does.
+      v = Verification.run(scenario, scale: 0.2)
+    }
     #expect(v.agrees, "\(v.report)")
     if SwiftProgram(scenario).isQueueLevel && scenario.operations.allSatisfy(\.spec.work.finishes) {
       #expect(v.notChecked.isEmpty, "\(v.report)")

@@ -8,21 +8,27 @@ enum GlobalKeys {
       group: .clock, footer: "pause"),
     KeyBinding(.step, [.char(".")], "step one event (pauses first)", group: .clock, footer: "step"),
     KeyBinding(
-      .slower, [.char("<")], "slower: the next speed down", group: .clock, footer: "speed"),
+      .slower, [.char("<")], "slower or faster: the next speed down or up", group: .clock,
+      footer: "speed"),
     KeyBinding(.faster, [.char(">")], "faster: the next speed up", group: .clock, footer: "speed"),
     KeyBinding(
       .nextMoment, [.char("m")], "play on to the next teaching moment", group: .clock,
       footer: "next moment"),
     KeyBinding(
+      .toggleQuiz, [.char("Q")],
+      "quiz: predict before each step and at each moment", group: .clock),
+    KeyBinding(
       .restart, [.char("r")],
       "restart from the beginning, reading the scenario again (asks y/n)", group: .clock),
     KeyBinding(
-      .eventBack, [.key(.left)], "the moment one event earlier (the header says replaying)",
+      .eventBack, [.key(.left)],
+      "one event earlier or later (the header says replaying; at the present it ends)",
       group: .travel, footer: "travel"),
     KeyBinding(
       .eventForward, [.key(.right)], "one event later (at the present, replaying ends)",
       group: .travel, footer: "travel"),
-    KeyBinding(.secondBack, [.char("[")], "one virtual second earlier", group: .travel),
+    KeyBinding(
+      .secondBack, [.char("[")], "one virtual second earlier or later", group: .travel),
     KeyBinding(.secondForward, [.char("]")], "one virtual second later", group: .travel),
     KeyBinding(
       .resumePoint, [.char("p")],

@@ -31,7 +31,10 @@ extension BoardSession {
   func presentWaitingMoment() -> Bool {
     guard currentMoment == nil || !paused, let i = moments.showNext() else { return false }
     setPausedQuietly()
+    // In the presenter layout (or at a moment shown over it) the next caption goes over it too.
+    let overPresenter = isPresenting
     var view = MomentView()
+    view.overPresenter = overPresenter
     view.index = i
     view.count = moments.moments.count
     view.caption = moments.moments[i].caption
@@ -40,7 +43,7 @@ extension BoardSession {
     // The operation the moment is about is the one the board explains.
     if case .state(let operation, _) = moments.moments[i].trigger { select(operation: operation) }
     ui.view = .moment
-    ui.returnView = .board
+    ui.returnView = overPresenter ? .presenter : .board
     let key = keyMap.keyLabel(.nextMoment, in: .moment) ?? "m"
     ui.status = StatusMessage(
       "moment \(i + 1) of \(moments.moments.count) at \(clockText(liveModel.now))s: "
@@ -60,7 +63,7 @@ extension BoardSession {
         "replaying the past: Space resumes first, then m plays on to the next moment", .rejected)
       return
     }
-    if ui.view == .moment { ui.view = .board }
+    if ui.view == .moment { ui.view = ui.returnView }
     if moments.hasWaiting {
       presentWaitingMoment()
       return

@@ -24,6 +24,9 @@ struct MomentView: ViewComponent {
   var time = 0.0
   /// The board underneath keeps its own scroll positions while the caption is up.
   var board = MainView()
+  /// Reached in the presenter layout: the caption goes over it, and continuing returns to it.
+  var overPresenter = false
+  var presenter = PresenterView()
 
   init() {}
 
@@ -34,7 +37,11 @@ struct MomentView: ViewComponent {
   }
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
-    board.draw(r, &renderer, &shared)
+    if overPresenter {
+      presenter.draw(r, &renderer, &shared)
+    } else {
+      board.draw(r, &renderer, &shared)
+    }
     renderer.drawMomentCaption(self, in: r)
   }
 }

@@ -22,6 +22,8 @@ struct BoardRenderer {
   let ascii: Bool
   var canvas: Canvas
   var stats = RenderStats()
+  /// The last key and its effect (the presenter layout shows it).
+  var lastKey: KeyEffect?
 
   init(
     model: BoardModel, info: PlaybackInfo, notes: String,
@@ -48,12 +50,14 @@ struct BoardRenderer {
       return canvas.grid
     }
     ui.shared.clampSelection(model)
+    lastKey = ui.lastKey
     stats.filterScanned = ui.shared.operations.lastScanned
     drawHeader(Rect(x: 0, y: 0, width: width, height: 1))
     let body = Rect(x: 0, y: 1, width: width, height: height - 3)
     var view = ui.component(ui.view)
     view.draw(body, &self, &ui.shared)
     ui.views[ui.view] = view
+    if let problem = ui.loadError { drawLoadError(problem, in: body) }
     drawStatus(Rect(x: 0, y: height - 2, width: width, height: 1), ui)
     drawFooter(Rect(x: 0, y: height - 1, width: width, height: 1), ui)
     if ui.helpVisible { drawHelp(&ui.help, view: ui.view) }
@@ -106,8 +110,9 @@ struct BoardRenderer {
     let helpKey = keyMap.keyLabel(.help, ascii: ascii) ?? "?"
     let warningCount = model.warnings.count
     let warnings = warningCount > 0 ? "\(ascii ? "!" : "⚠") \(warningCount)   " : ""
+    let quiz = info.quiz.map { "quiz \($0.right)/\($0.asked)   " } ?? ""
     let right =
-      "\(warnings)t \(clockText(model.now))s   \(BoardText.speed(info.speed))   \(origin)\(playback)   \(helpKey) help "
+      "\(quiz)\(warnings)t \(clockText(model.now))s   \(BoardText.speed(info.speed))   \(origin)\(playback)   \(helpKey) help "
     let rightWidth = ascii ? Canvas.transliterate(right).count : right.count
     let titleRoom = r.maxX - rightWidth - 2 - x
     if titleRoom > 3 { canvas.put(info.title, x: x, y: r.y, width: titleRoom, style: bar) }

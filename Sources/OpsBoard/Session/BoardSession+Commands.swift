@@ -59,6 +59,9 @@ extension BoardSession {
   }
 
   func suspendOrResume() {
+    // Decide from everything the engine did (a moment may hold events back): `send` reveals them
+    // before the command anyway, and a decision on the older state would be refused.
+    if replay == nil { revealAll() }
     guard let q = currentQueue else {
       ui.status = StatusMessage("no queue to suspend yet", .rejected)
       return

@@ -5,6 +5,13 @@ import OpsEngine
 /// bindings, then the global ones. A key bound nowhere here says where it does work, if anywhere.
 extension BoardSession {
   public func handle(_ input: KeyInput) -> Bool {
+    let before = (log: log.count, commands: keyCommands.count)
+    let result = dispatch(input)
+    noteKey(input, logBefore: before.log, commandsBefore: before.commands)
+    return result
+  }
+
+  private func dispatch(_ input: KeyInput) -> Bool {
     if input == .resize { return true }
     ui.status = nil
     if ui.input != nil { return editInput(input) }
@@ -107,6 +114,7 @@ extension BoardSession {
         let first = problem.split(separator: "\n").first.map(String.init) ?? problem
         ui.status = StatusMessage(
           "cannot read the scenario again: \(first); nothing restarted", .rejected)
+        ui.loadError = problem
       } else {
         ui.status = StatusMessage("restarted from the beginning", .applied)
       }
@@ -166,6 +174,7 @@ extension BoardSession {
       return true
     }
     switch action {
+    case _ where quizHolds(action): break
     case .quit: return false
     case .help: setHelp(true)
     case .openDetail:
@@ -190,6 +199,12 @@ extension BoardSession {
         ui.status = StatusMessage("playing at \(BoardText.speed(speed))")
       }
     case .step where replay != nil: travel(events: 1)
+    case .step where quizTakes(action), .nextMoment where quizTakes(action),
+      .continueMoment where quizTakes(action):
+      break
+    case .toggleQuiz: toggleQuiz()
+    case .answerQuiz: answerQuiz(input)
+    case .closeQuiz: closeQuiz()
     case .step: step()
     case .slower: changeSpeed(faster: false)
     case .faster: changeSpeed(faster: true)
@@ -232,7 +247,7 @@ extension BoardSession {
 
   private func back() {
     if ui.view != .board {
-      ui.view = ui.view == .detail ? ui.returnView : .board
+      ui.view = ui.view == .detail || ui.view == .moment ? ui.returnView : .board
       ui.returnView = .board
     } else if ui.shared.operations.isFiltered {
       var list = ui.shared.operations

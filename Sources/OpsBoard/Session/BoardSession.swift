@@ -31,6 +31,12 @@ public final class BoardSession: InteractiveBoard {
   private(set) var history = BoardHistory()
   /// The scenario's teaching moments: which were reached and shown (see BoardSession+Moments).
   var moments = MomentTracker()
+  /// Quiz mode: on or off, and the score (see BoardSession+Quiz).
+  var quiz = QuizScore()
+  /// `play --watch`: the file looked at every so often (see BoardSession+Watch).
+  var watcher: FileWatch?
+  /// The colours of every frame (`play --theme high-contrast`).
+  public var theme = BoardTheme.standard
 
   /// Below this size `render` draws only a message saying how large the board needs to be.
   public static let minimumSize = (
@@ -41,7 +47,7 @@ public final class BoardSession: InteractiveBoard {
   /// At most this many frames a second while playing.
   static let frameInterval = 1.0 / 30
 
-  private var makeSource: () -> any EventSource
+  private(set) var makeSource: () -> any EventSource
   /// Reads the scenario again (its file may have changed) for a restart; nil for a fixed one.
   private let reload: (() throws -> BoardScenario)?
   /// Events the engine published that the board has not shown yet (stepping reveals one at a time).
@@ -155,6 +161,7 @@ public final class BoardSession: InteractiveBoard {
   // MARK: - Driving the clock
 
   public func tick(elapsed: Double) {
+    pollWatch(elapsed: elapsed)
     guard !paused, elapsed > 0 else { return }
     advance(by: elapsed * speed)
   }
@@ -180,7 +187,8 @@ public final class BoardSession: InteractiveBoard {
   }
 
   public var nextFrameDelay: Double? {
-    if paused || isOver { return nil }
+    // A watched file is looked at while paused too.
+    if paused || isOver { return watcher?.interval }
     return Self.frameInterval
   }
 
@@ -249,6 +257,7 @@ public final class BoardSession: InteractiveBoard {
     log = []
     history = BoardHistory()
     moments = MomentTracker(moments.moments)
+    quiz.askedAtMoment = nil
     incoming = []
     incomingHead = 0
     // What the user chose to look at survives; the clock's story starts again.
@@ -287,7 +296,7 @@ public final class BoardSession: InteractiveBoard {
       title: title, speed: speed, paused: paused, unrevealed: unrevealedCount,
       finished: isOver && replay == nil, unfinished: model.unfinishedCount,
       replaying: replay.map { ($0.position, log.count) }, resumeFrom: resumeFrom,
-      sourceLabel: source.label)
+      sourceLabel: source.label, quiz: quiz.enabled ? (quiz.right, quiz.asked) : nil)
   }
 
   public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
@@ -296,7 +305,8 @@ public final class BoardSession: InteractiveBoard {
       model: model, info: playback, notes: notes,
       fullLog: log[..<(replay?.position ?? log.count)], workSettings: workSettings,
       keyMap: keyMap, width: width, height: height, ascii: ascii)
-    let grid = renderer.render(&ui)
+    var grid = renderer.render(&ui)
+    theme.apply(to: &grid)
     lastStats = renderer.stats
     return grid
   }

@@ -42,6 +42,10 @@ struct BoardUIState {
   var input: TextInput?
   var confirmation: Confirmation?
   var status: StatusMessage?
+  /// The last key and what it did, in words (the presenter layout shows it).
+  var lastKey: KeyEffect?
+  /// Why the scenario file did not load (`--watch`, or r), shown until a reload succeeds.
+  var loadError: String?
 
   func component(_ id: BoardView) -> any ViewComponent { views[id] ?? ViewRegistry.make(id) }
 }
@@ -62,4 +66,6 @@ struct PlaybackInfo {
   var resumeFrom: ResumePoint = .present
   /// What the board runs over, when it is not the virtual scenario ("recording").
   var sourceLabel: String? = nil
+  /// Quiz mode's score (right of asked), when it is on.
+  var quiz: (right: Int, asked: Int)? = nil
 }

@@ -12,6 +12,11 @@ struct HelpOverlay {
       KeyBinding(.redraw, [.key(.ctrl("l"))], "redraw the screen", group: .other),
     ]
 
+  /// Pairs of opposite actions help lists on one line, under the first one's description.
+  static let pairs: [BoardAction: BoardAction] = [
+    .up: .down, .slower: .faster, .eventBack: .eventForward, .secondBack: .secondForward,
+  ]
+
   var scroll = DocumentScroll()
   /// Whether the clock was running when help opened (it runs again when help closes).
   var resumeOnClose = false
@@ -40,16 +45,24 @@ extension BoardRenderer {
       var lines: [HelpLine] = [.heading(title)]
       for b in bindings {
         var keys = b.keysLabel(ascii: ascii)
-        // Up and down share a line: `↑↓ k j  select the operation up or down`.
-        if b.action == .down { continue }
-        if b.action == .up, let down = bindings.first(where: { $0.action == .down }) {
+        // Opposite keys share a line (`↑↓ kj`, `< >`): the first one's description covers both.
+        if HelpOverlay.pairs.values.contains(b.action),
+          bindings.contains(where: { HelpOverlay.pairs[$0.action] == b.action })
+        {
+          continue
+        }
+        if let second = HelpOverlay.pairs[b.action],
+          let other = bindings.first(where: { $0.action == second })
+        {
           let (u, d) = (
-            b.keys.map { $0.label(ascii: ascii) }, down.keys.map { $0.label(ascii: ascii) }
+            b.keys.map { $0.label(ascii: ascii) }, other.keys.map { $0.label(ascii: ascii) }
           )
           keys =
-            ascii
-            ? zip(u, d).map { "\($0)/\($1)" }.joined(separator: " ")
-            : zip(u, d).map { $0 + $1 }.joined(separator: " ")
+            b.action != .up
+            ? (u + d).joined(separator: " ")
+            : ascii
+              ? zip(u, d).map { "\($0)/\($1)" }.joined(separator: " ")
+              : zip(u, d).map { $0 + $1 }.joined(separator: " ")
         }
         let wrapped = TextWrap.wrap(b.description, width: max(10, width - Self.helpKeyWidth - 2))
         lines.append(.key(keys: keys, description: wrapped.first ?? ""))
@@ -146,14 +159,14 @@ extension BoardRenderer {
   }
 
   /// The help flowed into as few columns as fit the screen without scrolling (up to three, each
-  /// at least 38 wide), with a blank line between sections when there is room for it; a column
+  /// at least 34 wide), with a blank line between sections when there is room for it; a column
   /// never ends on a heading. When even three do not fit, one column that scrolls.
   func helpColumns(for view: BoardView, inner: Int, room: Int) -> (width: Int, columns: [[HelpRow]])
   {
     for n in 1...3 {
       // One column reads best up to 100 wide; more columns share the box.
       let width = n == 1 ? min(inner, 100) : (inner - 3 * (n - 1)) / n
-      guard n == 1 || width >= 38 else { break }
+      guard n == 1 || width >= 34 else { break }
       let sections = helpSections(for: view, width: width).map { helpRows($0, width: width) }
       for gaps in [true, false] {
         var columns: [[HelpRow]] = [[]]

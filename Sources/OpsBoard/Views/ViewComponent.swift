@@ -59,7 +59,7 @@ enum ViewRequest: Equatable {
 enum ViewRegistry {
   static let all: [any ViewComponent.Type] = [
     MainView.self, DetailView.self, GraphView.self, TimelineView.self, LogView.self,
-    WarningsView.self, NotesView.self, MomentView.self, PresenterView.self,
+    WarningsView.self, NotesView.self, MomentView.self, PresenterView.self, QuizView.self,
   ]
 
   static func make(_ id: BoardView) -> any ViewComponent {

@@ -1,0 +1,24 @@
+import OpsCells
+
+/// How the frame's colours are chosen. High contrast is for projectors, where dim text and dark
+/// colours wash out: nothing is dim, grey becomes the terminal's own text colour, and every coloured
+/// cell is bold (most terminals draw bold colours bright, which lifts executing's dark blue). Each
+/// state keeps its own colour. It changes colours and weight only, so under NO_COLOR (attributes only)
+/// it still reads, bolder.
+public enum BoardTheme: String, Sendable, CaseIterable {
+  case standard
+  case highContrast = "high-contrast"
+
+  func apply(to grid: inout CellGrid) {
+    guard self == .highContrast else { return }
+    for y in 0..<grid.height {
+      for x in 0..<grid.width {
+        var cell = grid[x, y]
+        cell.attributes.remove(.dim)
+        if cell.foreground == .gray { cell.foreground = .default }
+        if cell.foreground != .default { cell.attributes.insert(.bold) }
+        grid[x, y] = cell
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import OpsEngine
+
+/// A prediction the learner makes before the board moves on, with the engine's answer already known
+/// (computed by running a copy of the present ahead, see `Lookahead`).
+public struct QuizQuestion: Sendable, Equatable {
+  /// What is asked, with what a test needs to check the answer against the run.
+  public enum Kind: Sendable, Equatable {
+    /// Which operation enters executing next.
+    case nextStart
+    /// Which state `operation` enters at its next transition.
+    case nextState(operation: String)
+    /// Whether the cancelled `operation` will execute (enter executing) before it finishes.
+    case cancelledRuns(operation: String)
+    /// Which operation acquires the `category` exclusivity lock next.
+    case lock(category: String)
+  }
+
+  public let kind: Kind
+  public let prompt: String
+  public let choices: [String]
+  /// Index into `choices` of what the engine will do.
+  public let answer: Int
+  /// How many events the board must show for the answer to be on screen.
+  public let revealAt: Int
+  /// Why, in the engine's words: the cause of the deciding state event.
+  public let explanation: String
+  /// The operation the answer is about (selected when it is revealed).
+  public let focus: String
+}
+
+/// The learner's score in quiz mode (the header shows it).
+struct QuizScore: Sendable, Equatable {
+  var enabled = false
+  var right = 0
+  var asked = 0
+  /// The moment whose question was asked, so the next `m` plays on instead of asking again.
+  var askedAtMoment: Int?
+}

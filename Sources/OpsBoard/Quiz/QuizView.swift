@@ -1,0 +1,138 @@
+import OpsEngine
+
+extension BoardView {
+  /// Quiz mode's question (or its reveal) over the board; the clock is held until it is answered.
+  public static let quiz = BoardView("quiz")
+}
+
+extension BoardAction {
+  /// Turns quiz mode on or off: predict before each step and at each moment.
+  public static let toggleQuiz = BoardAction("toggleQuiz")
+  /// Answers with the selected choice (or the number typed); after the reveal, closes it.
+  static let answerQuiz = BoardAction("answerQuiz")
+  /// Puts the question away unanswered, or closes the reveal.
+  static let closeQuiz = BoardAction("closeQuiz")
+}
+
+/// Quiz mode's question: the board (or the presenter layout) underneath, the question and its
+/// choices in a box at the bottom; after the answer, the engine's answer, its cause and what changed.
+struct QuizView: ViewComponent {
+  static let id = BoardView.quiz
+  static let title = "Quiz: predict, then reveal"
+  static let opener: KeyBinding? = nil
+  static let bindings: [KeyBinding] = [
+    KeyBinding(
+      .up, [.key(.up), .char("k")], "choose the answer up or down", group: .select,
+      footer: "choose"),
+    KeyBinding(
+      .down, [.key(.down), .char("j")], "choose the answer down", group: .select,
+      footer: "choose"),
+    KeyBinding(
+      .answerQuiz, [.key(.enter)],
+      "answer with the chosen one; after the reveal, close it", group: .select,
+      footer: "answer"),
+    KeyBinding(
+      .answerQuiz, [.char("1"), .char("2"), .char("3"), .char("4")], "answer with that choice",
+      group: .select),
+    KeyBinding(
+      .closeQuiz, [.key(.escape)], "put the question away unanswered, or close the reveal",
+      group: .views, footer: "back"),
+  ]
+  static let footer: [BoardAction] = [.up, .down, .answerQuiz, .closeQuiz, .step]
+
+  enum Phase: Equatable {
+    case asking
+    /// Answered with this choice; the board has moved on to the answer.
+    case revealed(picked: Int)
+  }
+
+  var question: QuizQuestion?
+  var phase = Phase.asking
+  var selection = 0
+  /// The log lines the reveal showed (what changed).
+  var changes: [String] = []
+  /// Where the board goes when the question or reveal closes.
+  var returnView = BoardView.board
+  /// Asked in the presenter layout (or at a moment over it): drawn over the presenter.
+  var overPresenter = false
+  var score = QuizScore()
+  var board = MainView()
+  var presenter = PresenterView()
+
+  init() {}
+
+  mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
+    -> Bool
+  {
+    guard phase == .asking, let q = question else { return false }
+    switch action {
+    case .up: selection = (selection + q.choices.count - 1) % q.choices.count
+    case .down: selection = (selection + 1) % q.choices.count
+    default: return false
+    }
+    return true
+  }
+
+  mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
+    guard let question else { return board.draw(r, &renderer, &shared) }
+    let lines = renderer.quizLines(self, question, width: min(r.width, 100) - 4)
+    let boxHeight = min(lines.count, max(3, r.height / 2) - 2) + 2
+    if overPresenter {
+      // Over the presenter: its table is short and the state machine is the point, so the box covers
+      // the bottom of it.
+      presenter.draw(r, &renderer, &shared)
+    } else {
+      // The board above the box, so the selected operation (what the reveal is about) stays in view.
+      board.draw(
+        Rect(x: r.x, y: r.y, width: r.width, height: r.height - boxHeight), &renderer, &shared)
+    }
+    renderer.drawQuiz(self, Array(lines.prefix(boxHeight - 2)), in: r)
+  }
+}
+
+extension BoardRenderer {
+  /// The question and its choices, or the reveal: the box's lines.
+  func quizLines(_ view: QuizView, _ q: QuizQuestion, width textWidth: Int) -> [(String, Style)] {
+    var lines: [(String, Style)] = []
+    let check = ascii ? "+" : "✓"
+    let cross = ascii ? "x" : "✗"
+    switch view.phase {
+    case .asking:
+      lines += TextWrap.wrap(q.prompt, width: textWidth).map { ($0, Style.bold) }
+      for (i, choice) in q.choices.enumerated() {
+        let mark = i == view.selection ? (ascii ? ">" : "▸") : " "
+        let style = i == view.selection ? Style(attrs: .reverse) : .plain
+        lines.append(("\(mark) \(i + 1)  \(choice)", style))
+      }
+    case .revealed(let picked):
+      let right = picked == q.answer
+      let verdict =
+        right
+        ? "\(check) Right: \(q.choices[q.answer])"
+        : "\(cross) You said \(q.choices[picked]); the engine: \(q.choices[q.answer])"
+      lines.append((verdict, right ? .good : .bad))
+      lines += TextWrap.wrap(q.explanation, width: textWidth).map { ($0, Style.plain) }
+      let shown = view.changes.suffix(3)
+      if !shown.isEmpty {
+        lines.append(("What changed:", .title))
+        lines += shown.map { ($0, Style.dim) }
+      }
+    }
+    return lines
+  }
+
+  /// The box at the bottom of `r`.
+  mutating func drawQuiz(_ view: QuizView, _ shown: [(String, Style)], in r: Rect) {
+    let boxWidth = min(r.width, 100)
+    let textWidth = boxWidth - 4
+    let box = Rect(x: r.x, y: r.maxY - shown.count - 2, width: boxWidth, height: shown.count + 2)
+    let score = "score \(view.score.right)/\(view.score.asked)"
+    let title = view.phase == .asking ? "Predict · \(score)" : "Revealed · \(score)"
+    canvas.box(box, title: title, style: .title)
+    let hint = view.phase == .asking ? " Enter answers " : " Enter closes "
+    canvas.putRight(hint, maxX: box.maxX - 2, y: box.y, style: .title)
+    for (i, (text, style)) in shown.enumerated() {
+      canvas.put(text, x: box.x + 2, y: box.y + 1 + i, width: textWidth, style: style)
+    }
+  }
+}
