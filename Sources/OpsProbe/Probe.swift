@@ -6,10 +6,19 @@ import Synchronization
 /// `ObservedOperationQueue` (or publish a `LiveRuntime` with `Probe.publish(_:)`). Steering commands
 /// from the viewer are refused unless `control` is true.
 public final class Probe: Sendable {
+  /// Where a probe listens. The Unix socket (the default) only this user can open; a TCP port on
+  /// loopback any local user can, so it is only used when asked for.
+  public enum Transport: Sendable {
+    case unixSocket
+    /// `port` 0 picks a free port (read it from `Probe.path`). `host` must be loopback.
+    case tcp(port: UInt16, host: String = "127.0.0.1")
+  }
+
   /// The running probe; observed queues report to it (nothing is reported before `start`).
   public static var current: Probe? { running.withLock { $0 } }
   private static let running = Mutex<Probe?>(nil)
 
+  /// The socket's path, or `HOST:PORT` for TCP: what `opsview attach` takes.
   public let path: String
   public let control: Bool
   let sampleInterval: Double
@@ -19,25 +28,39 @@ public final class Probe: Sendable {
   let registry = ProbeRegistry()
   private let log: @Sendable (String) -> Void
 
-  /// Starts listening on a Unix socket under `ProbeAddress.directory` (0600). `sampleInterval`:
-  /// how often operation states are read (Foundation on Linux has no KVO to observe them).
-  /// `capacity`: events kept for viewers; beyond it events are dropped and counted.
+  /// Starts listening on a Unix socket under `ProbeAddress.directory` (0600), or on a loopback
+  /// TCP port when `transport` asks (a non-loopback host throws). `sampleInterval`: how often
+  /// operation states are read (Foundation on Linux has no KVO to observe them). `capacity`: events
+  /// kept for viewers; beyond it events are dropped and counted.
   @discardableResult
   public static func start(
     program: String = ProcessInfo.processInfo.processName, control: Bool = false,
-    sampleInterval: Double = 0.05, capacity: Int = 200_000,
+    sampleInterval: Double = 0.05, capacity: Int = 200_000, transport: Transport = .unixSocket,
     log: @escaping @Sendable (String) -> Void = { _ in }
   ) throws -> Probe {
-    try FileManager.default.createDirectory(
-      atPath: ProbeAddress.directory, withIntermediateDirectories: true,
-      attributes: [.posixPermissions: 0o700])
-    let probe = Probe(
-      path: ProbeAddress.path(program: program, pid: getpid()), control: control,
-      sampleInterval: sampleInterval, log: log)
+    let listener: Int32
+    let path: String
+    let socketFile: String?
+    switch transport {
+    case .unixSocket:
+      try FileManager.default.createDirectory(
+        atPath: ProbeAddress.directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+      path = ProbeAddress.path(program: program, pid: getpid())
+      listener = try UnixSocket.listen(at: path)
+      socketFile = path
+    case .tcp(let port, let host):
+      let bound = try LoopbackTCP.listen(host: host, port: port)
+      listener = bound.fd
+      path = ProbeTarget.tcp(host: host, port: bound.port).description
+      socketFile = nil
+    }
+    let probe = Probe(path: path, control: control, sampleInterval: sampleInterval, log: log)
     let header = ProbeWire.Header(
-      program: program, pid: getpid(), control: control, sampleInterval: sampleInterval)
-    let server = try ProbeServer(
-      path: probe.path, header: header, capacity: capacity,
+      program: program, pid: getpid(), control: control, sampleInterval: sampleInterval,
+      started: Date().timeIntervalSince1970)
+    let server = ProbeServer(
+      listener: listener, path: socketFile, header: header, capacity: capacity,
       onCommand: { [weak probe] in probe?.handle($0) })
     probe.server.withLock { $0 = server }
     running.withLock { $0 = probe }

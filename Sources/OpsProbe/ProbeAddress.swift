@@ -32,4 +32,25 @@ public enum ProbeAddress {
       return path
     }
   }
+
+  /// The program's name in a probe socket's file name (`photos-123.sock` → `photos`).
+  public static func program(ofPath path: String) -> String? {
+    let file = URL(fileURLWithPath: path).lastPathComponent
+    guard file.hasSuffix(".sock") else { return nil }
+    let stem = file.dropLast(".sock".count)
+    guard let dash = stem.lastIndex(of: "-"), Int32(stem[stem.index(after: dash)...]) != nil
+    else { return nil }
+    return String(stem[..<dash])
+  }
+
+  /// The running probes of the program `name`, newest (most recently started) first.
+  public static func running(named name: String) -> [String] {
+    let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }.prefix(40))
+    let mine = running().filter { program(ofPath: $0) == safe }
+    func started(_ path: String) -> Date {
+      ((try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date)
+        ?? .distantPast
+    }
+    return mine.sorted { started($0) > started($1) }
+  }
 }

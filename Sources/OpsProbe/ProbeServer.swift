@@ -14,20 +14,22 @@ final class ProbeServer: Sendable {
   }
   private let state = Mutex(State())
   private let capacity: Int
-  let path: String
+  /// The socket file to remove when stopped (nil for TCP).
+  let path: String?
   private let listener: Int32
   private let headerLine: [UInt8]
   private let onCommand: @Sendable (Command) -> Void
 
+  /// Serves viewers that connect to `listener`; `path` is its socket file, if any.
   init(
-    path: String, header: ProbeWire.Header, capacity: Int,
+    listener: Int32, path: String?, header: ProbeWire.Header, capacity: Int,
     onCommand: @escaping @Sendable (Command) -> Void
-  ) throws {
+  ) {
     self.path = path
     self.capacity = capacity
     self.onCommand = onCommand
     headerLine = Array((ProbeWire.headerLine(header) + "\n").utf8)
-    listener = try UnixSocket.listen(at: path)
+    self.listener = listener
     let server = self
     Thread.detachNewThread { server.acceptLoop() }
   }
@@ -48,7 +50,7 @@ final class ProbeServer: Sendable {
     state.withLock { $0.stopped = true }
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
-    unlink(path)
+    if let path { unlink(path) }
   }
 
   private func acceptLoop() {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import OpsBoard
+import OpsCells
 import OpsTerminal
 
 /// Runs a board on the terminal until the user quits; the one place `play` and `replay` leave to
 /// ncurses. Exits 2 when there is no usable terminal.
-func runOnTerminal(_ board: BoardSession, mouse: Bool, ascii: Bool) throws {
+func runOnTerminal(_ board: some InteractiveBoard, mouse: Bool, ascii: Bool) throws {
   // The command runs on the main thread (assumeIsolated checks it); the caller reads the board
   // after it returns (`play --save-actions`), on that same thread.
   nonisolated(unsafe) let board = board

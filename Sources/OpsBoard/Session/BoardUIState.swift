@@ -62,4 +62,6 @@ struct PlaybackInfo {
   var resumeFrom: ResumePoint = .present
   /// What the board runs over, when it is not the virtual scenario ("recording").
   var sourceLabel: String? = nil
+  /// The source is a running program: pausing stops the view, not the program.
+  var live = false
 }
