@@ -5,7 +5,7 @@ import Testing
 @testable import OpsProbe
 
 /// Waits until `condition` holds, up to `timeout` seconds (no sleep-then-assert on the wall clock).
-private func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
+func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
   let end = Date().addingTimeInterval(timeout)
   while Date() < end {
     if condition() { return true }

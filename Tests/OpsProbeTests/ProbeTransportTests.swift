@@ -1,0 +1,68 @@
+import Foundation
+import OpsEngine
+import Testing
+
+@testable import OpsProbe
+
+/// Loopback TCP on request, and the refusal of anything that is not loopback.
+extension ProbeTests {
+  @Test func aProbeOnLoopbackTCPIsSeenAtItsPort() throws {
+    let probe = try Probe.start(
+      program: "probe-tcp", sampleInterval: 0.01, transport: .tcp(port: 0))
+    defer { probe.stop() }
+    #expect(probe.path.hasPrefix("127.0.0.1:"))
+    let target = try ProbeTarget.parse(probe.path)
+    guard case .tcp("127.0.0.1", let port) = target else {
+      Issue.record("parsed as \(target)")
+      return
+    }
+    #expect(port > 0)
+    _ = ObservedOperationQueue(name: "over-tcp")
+    let client = ProbeClient(target: target)
+    defer { client.close() }
+    let seen = Collected()
+    #expect(
+      eventually {
+        seen.pull(client)
+        return seen.has {
+          $0 == .queueAdded(queue: "over-tcp", maxConcurrent: nil, suspended: false, qos: .default)
+        }
+      })
+  }
+
+  @Test(arguments: ["0.0.0.0", "192.168.1.20", "10.0.0.1", "example.com", "::"])
+  func aProbeRefusesToListenBeyondLoopback(host: String) {
+    #expect {
+      try Probe.start(program: "probe-wide", transport: .tcp(port: 0, host: host))
+    } throws: { error in
+      "\(error)".contains("refusing to listen on \(host)")
+    }
+    #expect(Probe.current == nil)
+  }
+
+  @Test(arguments: ["0.0.0.0:7070", "192.168.1.20:7070", "example.com:80", "[::]:7070"])
+  func theViewerRefusesANonLoopbackAddress(address: String) {
+    #expect {
+      try ProbeTarget.parse(address)
+    } throws: { error in
+      "\(error)".contains("refusing to connect to") && "\(error)".contains("loopback only")
+    }
+  }
+
+  @Test func addressesAreReadAsSocketsNamesOrLoopbackPorts() throws {
+    #expect(
+      try ProbeTarget.parse("/run/user/1/opsview/photos-12.sock")
+        == .socket("/run/user/1/opsview/photos-12.sock"))
+    #expect(try ProbeTarget.parse("photos") == .name("photos"))
+    #expect(try ProbeTarget.parse("localhost:7070") == .tcp(host: "localhost", port: 7070))
+    #expect(try ProbeTarget.parse("[::1]:7070") == .tcp(host: "::1", port: 7070))
+    #expect(ProbeTarget.socket("/tmp/x/photos-12.sock").programName == "photos")
+    #expect(throws: ProbeError.self) { try ProbeTarget.parse("127.0.0.1:99999") }
+    #expect(throws: ProbeError.self) { try ProbeTarget.parse("bad\u{1b}[2Jname") }
+    do {
+      _ = try ProbeTarget.parse("bad\u{1b}[2Jname")
+    } catch {
+      #expect(!error.description.contains("\u{1b}"))
+    }
+  }
+}
