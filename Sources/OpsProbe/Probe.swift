@@ -26,6 +26,8 @@ public final class Probe: Sendable {
   private let clock = ContinuousClock.now
   private let seq = Mutex(0)
   let registry = ProbeRegistry()
+  /// The runtime `publish` was given: commands go to it rather than to observed queues.
+  private let published = Mutex<LiveRuntime?>(nil)
   private let log: @Sendable (String) -> Void
 
   /// Starts listening on a Unix socket under `ProbeAddress.directory` (0600), or on a loopback
@@ -88,8 +90,12 @@ public final class Probe: Sendable {
   /// Events dropped because the buffer was full.
   public var dropped: Int { server.withLock { $0?.dropped ?? 0 } }
 
-  /// Publishes every event of a `LiveRuntime` (its own seq and time are kept: one runtime a probe).
+  /// Publishes every event of a `LiveRuntime` from now on (its own seq and time are kept: one
+  /// runtime a probe, without observed queues, and published before it builds anything, since the
+  /// viewer folds the story from its first event). With `control`, the viewer's commands are
+  /// performed on it as key commands, so the runtime reports each with its effects.
   public func publish(_ runtime: LiveRuntime) {
+    published.withLock { $0 = runtime }
     runtime.subscribe { [weak self] event in self?.server.withLock { $0 }?.publish(event.jsonLine) }
   }
 
@@ -107,6 +113,11 @@ public final class Probe: Sendable {
   private func handle(_ command: Command) {
     guard control else {
       log("opsview: refused \(command.name) from the viewer: control is off")
+      return
+    }
+    if let runtime = published.withLock({ $0 }) {
+      log("opsview: \(command.name) from the viewer")
+      runtime.perform(command, source: .key)
       return
     }
     let (target, value): (String, String?) =
