@@ -43,6 +43,10 @@ final class ProbeRegistry: Sendable {
   /// Reads each watched operation's flags and reports the states it went through since the last
   /// sample, every step of the path, so the viewer's fold sees the same transitions as for a scenario.
   func sample(_ probe: Probe) {
+    // The events are made under the lock and published after it: encoding them there would hold
+    // up the program's `addOperation` (which takes the lock to watch the new operation).
+    var found: [EventKind] = []
+    defer { for kind in found { probe.emit(kind) } }
     watched.withLock { list in
       var executing: [String: Int] = [:]
       for w in list where w.state == .executing { executing[w.queue, default: 0] += 1 }
@@ -52,7 +56,7 @@ final class ProbeRegistry: Sendable {
           op.isFinished ? .finished : op.isExecuting ? .executing : op.isReady ? .ready : .pending
         if op.isCancelled && !list[i].cancelled {
           list[i].cancelled = true
-          probe.emit(.cancelled(operation: list[i].name, errors: [], cause: .command))
+          found.append(.cancelled(operation: list[i].name, errors: [], cause: .command))
         }
         while list[i].state < now {
           let from = list[i].state
@@ -74,7 +78,7 @@ final class ProbeRegistry: Sendable {
           case .finishing: cause = list[i].cancelled ? .skippedMain : .workReturned
           default: cause = .observersNotified
           }
-          probe.emit(.state(operation: list[i].name, from: from, to: to, cause: cause))
+          found.append(.state(operation: list[i].name, from: from, to: to, cause: cause))
           list[i].state = to
         }
       }
