@@ -149,6 +149,9 @@ public final class ProbeClient: Sendable {
       case .tooLong: return .failed("a line longer than 1 MiB: not an opsview probe stream")
       case .line(let line):
         if line.isEmpty { continue }
+        if let why = ControlCharacters.problem(in: line) {
+          return .failed("line \(index + 2) carries \(why), which must not reach the terminal")
+        }
         if let event = try? decoder.decode(Event.self, from: Data(line)) {
           index += 1
           guard index > seen else { continue }

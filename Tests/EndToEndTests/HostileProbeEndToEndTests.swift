@@ -65,7 +65,11 @@ struct HostileProbeEndToEndTests {
     + "\n"
 
   @Test(arguments: [
-    ("garbage", header + "\u{1b}[2J\u{1b}]0;owned\u{7}not json\n", "line 2 is not an event"),
+    ("garbage", header + "not json {\n", "line 2 is not an event"),
+    (
+      "escapes", header + "\u{1b}[2J\u{1b}]0;owned\u{7}\n",
+      "line 2 carries a control character (byte 27)"
+    ),
     ("huge", header + String(repeating: "x", count: 3 << 20), "longer than 1 MiB"),
     ("http", "HTTP/1.1 200 OK\r\n\r\n", "not an opsview probe"),
   ])
@@ -83,12 +87,10 @@ struct HostileProbeEndToEndTests {
     #expect(board.waitFor("exit: 1", timeout: .seconds(30)), "screen:\n\(board.capture())")
     let screen = board.capture()
     #expect(screen.contains("sent a stream opsview cannot read"), "screen:\n\(screen)")
-    #expect(screen.contains(expected), "screen:\n\(screen)")
+    // The message may wrap at the pane's width.
+    #expect(
+      screen.replacingOccurrences(of: "\n", with: "").contains(expected), "screen:\n\(screen)")
     #expect(screen.contains("tty: restored"), "screen:\n\(screen)")
-    if what == "garbage" {
-      // The escape sequences are shown defused (`?[2J`), not obeyed (which would clear the screen).
-      #expect(screen.contains("?[2J"), "screen:\n\(screen)")
-    }
   }
 
   @Test func aNonLoopbackAddressIsRefused() throws {

@@ -48,11 +48,11 @@ extension ProbeTests {
     (
       "garbage after the header",
       FakeProbe.header + FakeProbe.firstEvent + Array("\u{0}\u{ff}garbage\n".utf8),
-      "line 3 is not an event"
+      "line 3 carries a control character (byte 0)"
     ),
     (
       "control characters", FakeProbe.header + Array("\u{1b}[2J\u{1b}]0;owned\u{7}\n".utf8),
-      "line 2 is not an event"
+      "line 2 carries a control character (byte 27)"
     ),
     ("a huge line", FakeProbe.header + [UInt8](repeating: 65, count: 3 << 20), "longer than 1 MiB"),
     ("a huge first line", [UInt8](repeating: 123, count: 3 << 20), "longer than 1 MiB"),
@@ -61,6 +61,18 @@ extension ProbeTests {
       FakeProbe.header
         + Array((Event(seq: 7, time: 0, kind: .queueSuspended(queue: "q")).jsonLine + "\n").utf8),
       "out of order"
+    ),
+    ("not JSON", FakeProbe.header + Array("not json {\n".utf8), "line 2 is not an event"),
+    (
+      "an escaped control character in a name",
+      FakeProbe.header
+        + Array(
+          (Event(
+            seq: 1, time: 0,
+            kind: .queueAdded(
+              queue: "\u{1b}[2J", maxConcurrent: nil, suspended: false, qos: .default)
+          ).jsonLine + "\n").utf8),
+      "carries a control character"
     ),
     (
       "a header from the future",

@@ -65,4 +65,29 @@ extension ProbeTests {
       #expect(!error.description.contains("\u{1b}"))
     }
   }
+
+  @Test func namesWithControlCharactersAreReportedPrintable() throws {
+    let probe = try Probe.start(program: "probe-names", sampleInterval: 0.01)
+    defer { probe.stop() }
+    let queue = ObservedOperationQueue(name: "evil\u{1b}[2J")
+    queue.isSuspended = true
+    let op = BlockOperation {}
+    op.name = "line\nbreak"
+    queue.addOperation(op)
+    let client = ProbeClient(target: .socket(probe.path))
+    defer { client.close() }
+    let seen = Collected()
+    #expect(
+      eventually {
+        seen.pull(client)
+        return seen.has {
+          if case .operationAdded("line?break", "evil?[2J", _, _, _, _, _, _, _) = $0 {
+            true
+          } else {
+            false
+          }
+        }
+      }, "\(seen.status)")
+    queue.isSuspended = false
+  }
 }
