@@ -96,17 +96,17 @@ public final class Probe: Sendable {
   /// performed on it as key commands, so the runtime reports each with its effects.
   public func publish(_ runtime: LiveRuntime) {
     published.withLock { $0 = runtime }
-    runtime.subscribe { [weak self] event in self?.server.withLock { $0 }?.publish(event.jsonLine) }
+    runtime.subscribe { [weak self] event in self?.server.withLock { $0 }?.publish(event) }
   }
 
   func emit(_ kind: EventKind) {
-    let time =
-      Double((ContinuousClock.now - clock).components.attoseconds) / 1e18
-      + Double((ContinuousClock.now - clock).components.seconds)
-    // seq and the line are made under one lock, so events reach the buffer in seq order.
+    // seq and time are taken under one lock (one clock read), so events reach the buffer in seq
+    // order with times that never go back.
     seq.withLock { n in
       n += 1
-      server.withLock { $0 }?.publish(Event(seq: n, time: time, kind: kind).jsonLine)
+      let elapsed = (ContinuousClock.now - clock).components
+      let time = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+      server.withLock { $0 }?.publish(Event(seq: n, time: time, kind: kind))
     }
   }
 
