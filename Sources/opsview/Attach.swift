@@ -64,8 +64,15 @@ struct Attach: ParsableCommand {
     let client = ProbeClient(target: target)
     defer { client.close() }
     let source = ProbeSource(client: client)
-    let recorder = try record.map { try LiveRecorder(path: $0, title: target.description) }
-    if let recorder { source.onReceive = { recorder.record($0, run: $1) } }
+    if let record {
+      do {
+        let recorder = try LiveRecorder(path: record, title: target.description)
+        source.onReceive = { recorder.record($0, run: $1) }
+      } catch {
+        printError("opsview: cannot write the recording \(ProbeTarget.visible(record)): \(error)")
+        throw Exit.scenarioError
+      }
+    }
     let title = target.programName ?? target.description
     // One source for the board's whole life: a restart (`r`, or the program's new run) shows the
     // events received for the current run again.
@@ -86,7 +93,12 @@ final class LiveBoard: InteractiveBoard {
     self.session = session
     self.source = source
   }
-  func tick(elapsed: Double) { session.tick(elapsed: elapsed) }
+  func tick(elapsed: Double) {
+    // Paused, the view stays still but keeps reading: the header counts the events waiting to be
+    // shown, and a broken stream still ends the board.
+    if session.paused { source.refresh() }
+    session.tick(elapsed: elapsed)
+  }
   func handle(_ input: KeyInput) -> Bool { session.handle(input) }
   func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
     session.render(width: width, height: height, ascii: ascii)

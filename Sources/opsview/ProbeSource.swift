@@ -94,6 +94,9 @@ final class ProbeSource: EventSource {
 
   func schedule(_ command: Command, at time: Double) {}
 
+  /// Reads what arrived without moving the board on (the board keeps it until it is shown).
+  func refresh() { pull() }
+
   private func pull() {
     let mail = client.drain()
     status = mail.status

@@ -48,6 +48,8 @@ struct AttachFollowEndToEndTests {
       eventually {
         AttachEndToEndTests.read(firstLog).components(separatedBy: "showing").count > shownBefore
       }, "the program stopped while the view was paused")
+    // Its events wait to be shown.
+    #expect(board.waitFor("to show"), "screen:\n\(screen())")
     // Time travel over the events received.
     try board.send("Left")
     #expect(board.waitFor("replaying"), "screen:\n\(screen())")
