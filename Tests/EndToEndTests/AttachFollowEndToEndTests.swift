@@ -75,6 +75,8 @@ struct AttachFollowEndToEndTests {
     #expect(
       eventually { AttachEndToEndTests.read(secondLog).contains("photos: downloads suspended") },
       "log:\n\(AttachEndToEndTests.read(secondLog))")
+    // The board heard of it (so the recording has it) before quitting.
+    #expect(board.waitFor("‖ suspended", timeout: .seconds(30)), "screen:\n\(screen())")
     try board.send("q")
     #expect(board.waitFor("exit: 0", timeout: .seconds(30)), "screen:\n\(screen())")
 
