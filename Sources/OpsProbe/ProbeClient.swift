@@ -92,7 +92,8 @@ public final class ProbeClient: Sendable {
   }
 
   private func run() {
-    var seen = 0  // events of this story already delivered: a reconnection replays it from the start
+    // Events of this story already delivered: a reconnection replays it from the start.
+    var seen = 0
     var story: (pid: Int32, started: Double)?
     var lost: String?
     while !isClosed {
