@@ -21,6 +21,8 @@ public final class Probe: Sendable {
   /// The socket's path, or `HOST:PORT` for TCP: what `opsview attach` takes.
   public let path: String
   public let control: Bool
+  /// A TCP probe's entry in the probe directory (removed by `stop`).
+  private let marker: String?
   let sampleInterval: Double
   private let server: Mutex<ProbeServer?> = Mutex(nil)
   private let clock = ContinuousClock.now
@@ -43,11 +45,12 @@ public final class Probe: Sendable {
     let listener: Int32
     let path: String
     let socketFile: String?
+    var marker: String?
+    try FileManager.default.createDirectory(
+      atPath: ProbeAddress.directory, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
     switch transport {
     case .unixSocket:
-      try FileManager.default.createDirectory(
-        atPath: ProbeAddress.directory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
       path = ProbeAddress.path(program: program, pid: getpid())
       listener = try UnixSocket.listen(at: path)
       socketFile = path
@@ -56,8 +59,16 @@ public final class Probe: Sendable {
       listener = bound.fd
       path = ProbeTarget.tcp(host: host, port: bound.port).description
       socketFile = nil
+      // Listed beside the sockets, so `opsview attach` and a name find it.
+      let file = ProbeAddress.tcpMarker(program: program, pid: getpid())
+      if FileManager.default.createFile(
+        atPath: file, contents: Data(path.utf8), attributes: [.posixPermissions: 0o600])
+      {
+        marker = file
+      }
     }
-    let probe = Probe(path: path, control: control, sampleInterval: sampleInterval, log: log)
+    let probe = Probe(
+      path: path, control: control, sampleInterval: sampleInterval, marker: marker, log: log)
     let header = ProbeWire.Header(
       program: program, pid: getpid(), control: control, sampleInterval: sampleInterval,
       started: Date().timeIntervalSince1970)
@@ -71,9 +82,10 @@ public final class Probe: Sendable {
   }
 
   private init(
-    path: String, control: Bool, sampleInterval: Double,
+    path: String, control: Bool, sampleInterval: Double, marker: String?,
     log: @escaping @Sendable (String) -> Void
   ) {
+    self.marker = marker
     self.path = path
     self.control = control
     self.sampleInterval = sampleInterval
@@ -84,6 +96,7 @@ public final class Probe: Sendable {
   /// which `opsview attach` removes).
   public func stop() {
     server.withLock { $0?.stop() }
+    if let marker { unlink(marker) }
     Self.running.withLock { if $0 === self { $0 = nil } }
   }
 

@@ -76,16 +76,16 @@ public final class ProbeClient: Sendable {
     case .tcp: return [target.description]
     case .socket(let path):
       let others = target.programName.map { ProbeAddress.running(named: $0) } ?? []
-      return ([path] + others.filter { $0 != path && $0 != lost }).filter {
-        FileManager.default.fileExists(atPath: $0)
-      }
+      let socket = FileManager.default.fileExists(atPath: path) ? [path] : []
+      return socket + others.filter { $0 != path && $0 != lost }
     case .name(let name):
       return ProbeAddress.running(named: name)
     }
   }
 
+  /// A socket path, or `HOST:PORT` (a TCP target, or a TCP probe found by its name).
   private func connect(_ address: String) -> Int32? {
-    if case .tcp(let host, let port) = target {
+    if !address.contains("/"), case .tcp(let host, let port) = try? ProbeTarget.parse(address) {
       return try? LoopbackTCP.connect(host: host, port: port)
     }
     return try? UnixSocket.connect(to: address)

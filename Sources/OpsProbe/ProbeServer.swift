@@ -46,8 +46,13 @@ final class ProbeServer: Sendable {
 
   var dropped: Int { state.withLock { $0.dropped } }
 
+  /// Stops once (a second call must not close a descriptor number reused since).
   func stop() {
-    state.withLock { $0.stopped = true }
+    let first = state.withLock { s in
+      defer { s.stopped = true }
+      return !s.stopped
+    }
+    guard first else { return }
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
     if let path { unlink(path) }

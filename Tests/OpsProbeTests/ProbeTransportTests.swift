@@ -18,7 +18,10 @@ extension ProbeTests {
     }
     #expect(port > 0)
     _ = ObservedOperationQueue(name: "over-tcp")
-    let client = ProbeClient(target: target)
+    // Listed with the sockets, and found by its name.
+    #expect(ProbeAddress.running().contains(probe.path))
+    #expect(ProbeAddress.running(named: "probe-tcp") == [probe.path])
+    let client = ProbeClient(target: .name("probe-tcp"))
     defer { client.close() }
     let seen = Collected()
     #expect(
@@ -28,6 +31,8 @@ extension ProbeTests {
           $0 == .queueAdded(queue: "over-tcp", maxConcurrent: nil, suspended: false, qos: .default)
         }
       })
+    probe.stop()
+    #expect(!ProbeAddress.running().contains(probe.path))
   }
 
   @Test(arguments: ["0.0.0.0", "192.168.1.20", "10.0.0.1", "example.com", "::"])
