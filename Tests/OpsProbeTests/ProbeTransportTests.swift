@@ -96,3 +96,35 @@ extension ProbeTests {
     queue.isSuspended = false
   }
 }
+
+/// The program never waits for a viewer: beyond the buffer's capacity events are dropped, counted,
+/// and the count reaches the viewer.
+extension ProbeTests {
+  @Test func eventsBeyondTheBufferAreDroppedAndCounted() throws {
+    let probe = try Probe.start(program: "probe-drops", sampleInterval: 0.01, capacity: 5)
+    defer { probe.stop() }
+    let queue = ObservedOperationQueue(name: "busy")
+    queue.isSuspended = true  // nothing runs: only the adds are reported, two events each
+    for i in 0..<10 {
+      let op = BlockOperation {}
+      op.name = "op\(i)"
+      queue.addOperation(op)
+    }
+    // The queue, its suspension and 20 operation events, 5 kept: the adds returned without a viewer.
+    // (The sampler may add `ready` events too.)
+    #expect(probe.dropped >= 17)
+    let client = ProbeClient(target: .socket(probe.path))
+    defer { client.close() }
+    var events = 0
+    var dropped = 0
+    #expect(
+      eventually {
+        let mail = client.drain()
+        events += mail.events.count
+        dropped = mail.dropped
+        return dropped == probe.dropped && events == 5
+      }, "\(events) events, \(dropped) dropped")
+    queue.cancelAllOperations()
+    queue.isSuspended = false
+  }
+}
