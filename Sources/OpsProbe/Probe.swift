@@ -141,7 +141,7 @@ public final class Probe: Sendable {
       }
     emit(.command(command: command.name, target: target, value: value, source: .key))
     log("opsview: \(command.name) \(target)\(value.map { " \($0)" } ?? "") from the viewer")
-    registry.apply(command)
+    if let outcome = registry.apply(command) { emit(outcome) }
   }
 
   private func startSampling() {

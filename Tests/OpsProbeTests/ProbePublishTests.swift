@@ -82,3 +82,41 @@ extension ProbeTests {
     _ = runtime
   }
 }
+
+/// A command the program cannot carry out is reported, not silently dropped.
+extension ProbeTests {
+  @Test func cancellingAFinishedOrUnknownOperationIsReported() throws {
+    let probe = try Probe.start(program: "probe-late", control: true, sampleInterval: 0.01)
+    defer { probe.stop() }
+    let queue = ObservedOperationQueue(name: "quick")
+    let op = BlockOperation {}
+    op.name = "done soon"
+    queue.addOperation(op)
+    let client = ProbeClient(target: .socket(probe.path))
+    defer { client.close() }
+    let seen = Collected()
+    #expect(
+      eventually {
+        seen.pull(client)
+        return seen.has {
+          $0
+            == .state(
+              operation: "done soon", from: .finishing, to: .finished, cause: .observersNotified)
+        }
+      })
+    #expect(client.send(.cancel(operation: "done soon")))
+    #expect(client.send(.cancel(operation: "never was")))
+    #expect(client.send(.suspend(queue: "no queue")))
+    #expect(
+      eventually {
+        seen.pull(client)
+        return seen.has { $0 == .cancelTooLate(operation: "done soon") }
+          && seen.has {
+            if case .refused("never was", _) = $0 { true } else { false }
+          }
+          && seen.has {
+            if case .refused("no queue", _) = $0 { true } else { false }
+          }
+      })
+  }
+}
