@@ -56,9 +56,11 @@ let package = Package(
     // The loader under libFuzzer (.ci/fuzz builds it with -sanitize=fuzzer -D FUZZING); otherwise a
     // replayer of inputs (the seed corpus in Fuzz/corpus, crash reproducers).
     .executableTarget(name: "ScenarioFuzzer", dependencies: ["OpsScenarios"]),
-    // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput, frame rendering, exports.
+    // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput,
+    // frame rendering, exports, and the probe's overhead (`opsview-bench probe`).
     .executableTarget(
-      name: "opsview-bench", dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard", "OpsExport"]),
+      name: "opsview-bench",
+      dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard", "OpsExport", "OpsProbe"]),
     .testTarget(
       name: "OpsEngineTests",
       dependencies: ["OpsEngine", .product(name: "PropertyBased", package: "swift-property-based")]

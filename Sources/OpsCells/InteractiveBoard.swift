@@ -11,4 +11,11 @@ public protocol InteractiveBoard: AnyObject {
   /// Seconds until the board wants the next tick, or nil when nothing animates (paused, or the scenario
   /// is over): the terminal then blocks on input and uses no CPU.
   var nextFrameDelay: Double? { get }
+  /// The board has ended by itself (a live source broke its protocol): the terminal restores the
+  /// screen and returns, so the caller can say why.
+  var hasEnded: Bool { get }
+}
+
+extension InteractiveBoard {
+  public var hasEnded: Bool { false }
 }

@@ -15,14 +15,14 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     super.init()
     self.name = name
     super.maxConcurrentOperationCount = maxConcurrent
-    probe?.registry.add(queue: self, name: name)
+    probe?.registry.add(queue: self, name: queueName)
     probe?.emit(
       .queueAdded(
-        queue: name, maxConcurrent: maxConcurrent < 0 ? nil : maxConcurrent, suspended: false,
+        queue: queueName, maxConcurrent: maxConcurrent < 0 ? nil : maxConcurrent, suspended: false,
         qos: .default))
   }
 
-  private var queueName: String { name ?? "queue" }
+  private var queueName: String { ControlCharacters.printable(name ?? "queue") }
 
   open override func addOperation(_ op: Operation) {
     if let probe {
@@ -58,18 +58,19 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
   }
 
   private func report(_ op: Operation, kind: OperationKind, probe: Probe) {
-    let deps = op.dependencies.map { $0.name ?? "unnamed" }
+    let deps = op.dependencies.map { ControlCharacters.printable($0.name ?? "unnamed") }
+    let name = ControlCharacters.printable(op.name!)
     probe.emit(
       .operationAdded(
-        operation: op.name!, queue: queueName, priority: Self.priority(op.queuePriority),
+        operation: name, queue: queueName, priority: Self.priority(op.queuePriority),
         qos: Self.qos(op.qualityOfService), kind: kind, dependencies: deps, conditions: [],
         exclusivity: [], work: nil))
     probe.emit(
-      .state(operation: op.name!, from: .initialized, to: .pending, cause: .added(queue: queueName))
+      .state(operation: name, from: .initialized, to: .pending, cause: .added(queue: queueName))
     )
     probe.registry.watch(
       .init(
-        operation: op, name: op.name!, queue: queueName, dependencies: deps, state: .pending,
+        operation: op, name: name, queue: queueName, dependencies: deps, state: .pending,
         cancelled: false))
   }
 

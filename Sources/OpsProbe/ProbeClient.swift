@@ -3,29 +3,44 @@ import OpsEngine
 import Synchronization
 
 /// The viewer's side of a probe connection: a thread reads the program's lines into a mailbox the
-/// board drains on its own thread; when the program goes away it reconnects to the same address
-/// (a restarted program listens at a new address: `opsview attach` with no address finds it).
+/// board drains on its own thread. When the program goes away the client keeps looking: at the same
+/// address, and for a socket or name target at any new probe of the same program name (a restarted
+/// program listens at a new path, named for its new pid). Each program run is a new story: its
+/// events come with a new `run` number.
 public final class ProbeClient: Sendable {
   public enum Status: Sendable, Equatable {
     case connecting
     case connected(ProbeWire.Header)
     case disconnected(String)
-    /// The stream broke the protocol: the message says how.
+    /// The stream broke the protocol: the message says how. The client stops.
     case failed(String)
   }
 
-  public struct Mail: Sendable {
-    public var events: [Event] = []
-    public var dropped = 0
-    public var status: Status = .connecting
+  /// An event and the program run it belongs to (1 for the first run the client connected to).
+  public struct Received: Sendable {
+    public var run: Int
+    public var event: Event
   }
 
-  public let address: String
+  public struct Mail: Sendable {
+    public var events: [Received] = []
+    public var dropped = 0
+    public var status: Status = .connecting
+    /// The program run connected to now (or last), 0 before the first connection.
+    public var run = 0
+  }
+
+  public let target: ProbeTarget
   private let mail = Mutex(Mail())
   private let socket = Mutex<Int32>(-1)
+  private let closed = Mutex(false)
+  /// How long to wait between attempts to find the program.
+  private let retry: UInt32
 
-  public init(address: String) {
-    self.address = address
+  /// Starts looking for the program at once; `retryInterval` is the pause between attempts.
+  public init(target: ProbeTarget, retryInterval: Double = 0.2) {
+    self.target = target
+    retry = UInt32(retryInterval * 1_000_000)
     let client = self
     Thread.detachNewThread { client.run() }
   }
@@ -46,33 +61,88 @@ public final class ProbeClient: Sendable {
     return UnixSocket.write(fd, Array((ProbeWire.commandLine(command) + "\n").utf8))
   }
 
-  private func run() {
-    var seen = 0  // events already delivered: a reconnection replays the story from the start
-    while true {
-      guard let fd = try? UnixSocket.connect(to: address) else {
-        usleep(200_000)
-        continue
-      }
-      socket.withLock { $0 = fd }
-      let outcome = read(fd, seen: &seen)
-      socket.withLock { $0 = -1 }
-      close(fd)
-      mail.withLock { $0.status = outcome }
-      if case .failed = outcome { return }
-      // The same program keeps its address only if it restarts in place; keep trying quietly.
-      usleep(200_000)
+  /// Stops reading and looking for the program.
+  public func close() {
+    closed.withLock { $0 = true }
+    socket.withLock { fd in if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) } }
+  }
+
+  private var isClosed: Bool { closed.withLock { $0 } }
+
+  /// Where to try next: the target's own address, then (for a program that restarted) the newest
+  /// probe of the same program name.
+  private func candidates(after lost: String?) -> [String] {
+    switch target {
+    case .tcp: return [target.description]
+    case .socket(let path):
+      let others = target.programName.map { ProbeAddress.running(named: $0) } ?? []
+      let socket = FileManager.default.fileExists(atPath: path) ? [path] : []
+      return socket + others.filter { $0 != path && $0 != lost }
+    case .name(let name):
+      return ProbeAddress.running(named: name)
     }
   }
 
-  private func read(_ fd: Int32, seen: inout Int) -> Status {
+  /// A socket path, or `HOST:PORT` (a TCP target, or a TCP probe found by its name).
+  private func connect(_ address: String) -> Int32? {
+    if !address.contains("/"), case .tcp(let host, let port) = try? ProbeTarget.parse(address) {
+      return try? LoopbackTCP.connect(host: host, port: port)
+    }
+    return try? UnixSocket.connect(to: address)
+  }
+
+  private func run() {
+    // Events of this story already delivered: a reconnection replays it from the start.
+    var seen = 0
+    var story: (pid: Int32, started: Double)?
+    var lost: String?
+    while !isClosed {
+      // A plain loop: a lazy compactMap's `first` would connect twice (and leak one socket).
+      var found: (fd: Int32, address: String)?
+      for a in candidates(after: lost) {
+        if let fd = connect(a) {
+          found = (fd, a)
+          break
+        }
+      }
+      guard let (fd, address) = found else {
+        usleep(retry)
+        continue
+      }
+      socket.withLock { $0 = fd }
+      if isClosed { shutdown(fd, Int32(SHUT_RDWR)) }
+      let outcome = read(fd, seen: &seen, story: &story)
+      socket.withLock { $0 = -1 }
+      Glibc.close(fd)
+      lost = address
+      mail.withLock { $0.status = outcome }
+      if case .failed = outcome { return }
+      usleep(retry)
+    }
+  }
+
+  private func read(_ fd: Int32, seen: inout Int, story: inout (pid: Int32, started: Double)?)
+    -> Status
+  {
     var reader = LineReader(fd: fd)
     let decoder = JSONDecoder()
-    guard case .line(let first) = reader.next() else {
-      return .disconnected("the program closed the connection")
+    switch reader.next() {
+    case .closed: return .disconnected("the program closed the connection")
+    case .tooLong: return .failed("the first line is longer than 1 MiB: not an opsview probe")
+    case .line(let first):
+      let header: ProbeWire.Header
+      do { header = try ProbeWire.header(first) } catch { return .failed(error.description) }
+      if story == nil || story! != (header.pid, header.started) {
+        // Another program run (or the first): a new story, told from its start.
+        story = (header.pid, header.started)
+        seen = 0
+        mail.withLock { $0.run += 1 }
+      }
+      mail.withLock {
+        $0.status = .connected(header)
+        $0.dropped = 0
+      }
     }
-    let header: ProbeWire.Header
-    do { header = try ProbeWire.header(first) } catch { return .failed(error.description) }
-    mail.withLock { $0.status = .connected(header) }
     var index = 0
     while true {
       switch reader.next() {
@@ -80,19 +150,25 @@ public final class ProbeClient: Sendable {
       case .tooLong: return .failed("a line longer than 1 MiB: not an opsview probe stream")
       case .line(let line):
         if line.isEmpty { continue }
+        if let why = ControlCharacters.problem(in: line) {
+          return .failed("line \(index + 2) carries \(why), which must not reach the terminal")
+        }
         if let event = try? decoder.decode(Event.self, from: Data(line)) {
           index += 1
-          if index > seen {
-            seen = index
-            mail.withLock { $0.events.append(event) }
+          guard index > seen else { continue }
+          guard event.seq == index else {
+            return .failed(
+              "event \(event.seq) arrived where event \(index) was due: the stream is out of order")
           }
+          seen = index
+          mail.withLock { $0.events.append(Received(run: $0.run, event: event)) }
         } else if let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-          let dropped = o["dropped"] as? Int
+          o.count == 1, let dropped = o["dropped"] as? Int, dropped >= 0
         {
           mail.withLock { $0.dropped = dropped }
         } else {
           return .failed(
-            "line \(index + 2) is not an event: \(String(decoding: line.prefix(80), as: UTF8.self))"
+            "line \(index + 2) is not an event: \(ProbeTarget.visible(String(decoding: line.prefix(80), as: UTF8.self)))"
           )
         }
       }

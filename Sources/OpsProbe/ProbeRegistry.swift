@@ -26,6 +26,8 @@ final class ProbeRegistry: Sendable {
   private let watched = Mutex<[Watched]>([])
   private let queues = Mutex(Queues())
   private let counter = Mutex(0)
+  /// Every operation name reported, so a cancel of one that finished is told from an unknown name.
+  private let reported = Mutex<Set<String>>([])
 
   func generatedName(_ kind: String) -> String {
     counter.withLock {
@@ -38,11 +40,18 @@ final class ProbeRegistry: Sendable {
     queues.withLock { $0.byName[name] = WeakQueue(queue) }
   }
 
-  func watch(_ w: Watched) { watched.withLock { $0.append(w) } }
+  func watch(_ w: Watched) {
+    watched.withLock { $0.append(w) }
+    reported.withLock { _ = $0.insert(w.name) }
+  }
 
   /// Reads each watched operation's flags and reports the states it went through since the last
   /// sample, every step of the path, so the viewer's fold sees the same transitions as for a scenario.
   func sample(_ probe: Probe) {
+    // The events are made under the lock and published after it: encoding them there would hold
+    // up the program's `addOperation` (which takes the lock to watch the new operation).
+    var found: [EventKind] = []
+    defer { for kind in found { probe.emit(kind) } }
     watched.withLock { list in
       var executing: [String: Int] = [:]
       for w in list where w.state == .executing { executing[w.queue, default: 0] += 1 }
@@ -52,7 +61,7 @@ final class ProbeRegistry: Sendable {
           op.isFinished ? .finished : op.isExecuting ? .executing : op.isReady ? .ready : .pending
         if op.isCancelled && !list[i].cancelled {
           list[i].cancelled = true
-          probe.emit(.cancelled(operation: list[i].name, errors: [], cause: .command))
+          found.append(.cancelled(operation: list[i].name, errors: [], cause: .command))
         }
         while list[i].state < now {
           let from = list[i].state
@@ -74,7 +83,7 @@ final class ProbeRegistry: Sendable {
           case .finishing: cause = list[i].cancelled ? .skippedMain : .workReturned
           default: cause = .observersNotified
           }
-          probe.emit(.state(operation: list[i].name, from: from, to: to, cause: cause))
+          found.append(.state(operation: list[i].name, from: from, to: to, cause: cause))
           list[i].state = to
         }
       }
@@ -97,10 +106,14 @@ final class ProbeRegistry: Sendable {
     return n < 0 ? nil : n
   }
 
-  /// A steering command from the viewer, applied to the program's own objects.
-  func apply(_ command: Command) {
+  /// A steering command from the viewer, applied to the program's own objects. Returns what to
+  /// report when it could not be: a cancel too late, or a name the probe never reported.
+  func apply(_ command: Command) -> EventKind? {
     func queue(_ name: String) -> ObservedOperationQueue? {
       queues.withLock { $0.byName[name]?.queue }
+    }
+    if let q = command.queueName, queue(q) == nil {
+      return .refused(operation: q, reason: "the program has no observed queue of that name")
     }
     switch command {
     case .suspend(let q): queue(q)?.isSuspended = true
@@ -108,7 +121,25 @@ final class ProbeRegistry: Sendable {
     case .setMaxConcurrent(let q, let v): queue(q)?.maxConcurrentOperationCount = v ?? -1
     case .cancelAll(let q): queue(q)?.cancelAllOperations()
     case .cancel(let name):
-      watched.withLock { list in list.first { $0.name == name } }?.operation.cancel()
+      if let op = watched.withLock({ list in list.first { $0.name == name } })?.operation {
+        op.cancel()
+      } else if reported.withLock({ $0.contains(name) }) {
+        return .cancelTooLate(operation: name)
+      } else {
+        return .refused(
+          operation: name, reason: "the program has no observed operation of that name")
+      }
+    }
+    return nil
+  }
+}
+
+extension Command {
+  /// The queue a queue command names.
+  fileprivate var queueName: String? {
+    switch self {
+    case .cancelAll(let q), .suspend(let q), .resume(let q), .setMaxConcurrent(let q, _): q
+    case .cancel: nil
     }
   }
 }

@@ -2,40 +2,42 @@ import Foundation
 import OpsEngine
 import Synchronization
 
-/// The program's side of the socket. Publishing only appends a line to a bounded buffer under a lock:
-/// the program never waits for a viewer. Each viewer gets a thread that writes the buffer from the
+/// The program's side of the socket. Publishing only appends an event to a bounded buffer under a
+/// lock: the program never waits for a viewer, and never encodes JSON (each viewer's thread does). Each viewer gets a thread that writes the buffer from the
 /// start (so a viewer that connects late, or reconnects, folds the whole story) and then follows it.
 /// When the buffer is full, new events are dropped and counted; viewers are told the count.
 final class ProbeServer: Sendable {
   private struct State {
-    var lines: [[UInt8]] = []
+    var events: [Event] = []
     var dropped = 0
     var stopped = false
   }
   private let state = Mutex(State())
   private let capacity: Int
-  let path: String
+  /// The socket file to remove when stopped (nil for TCP).
+  let path: String?
   private let listener: Int32
   private let headerLine: [UInt8]
   private let onCommand: @Sendable (Command) -> Void
 
+  /// Serves viewers that connect to `listener`; `path` is its socket file, if any.
   init(
-    path: String, header: ProbeWire.Header, capacity: Int,
+    listener: Int32, path: String?, header: ProbeWire.Header, capacity: Int,
     onCommand: @escaping @Sendable (Command) -> Void
-  ) throws {
+  ) {
     self.path = path
     self.capacity = capacity
     self.onCommand = onCommand
     headerLine = Array((ProbeWire.headerLine(header) + "\n").utf8)
-    listener = try UnixSocket.listen(at: path)
+    self.listener = listener
     let server = self
     Thread.detachNewThread { server.acceptLoop() }
   }
 
-  func publish(_ line: String) {
+  func publish(_ event: Event) {
     state.withLock { s in
-      if s.lines.count < capacity {
-        s.lines.append(Array((line + "\n").utf8))
+      if s.events.count < capacity {
+        s.events.append(event)
       } else {
         s.dropped += 1
       }
@@ -44,11 +46,16 @@ final class ProbeServer: Sendable {
 
   var dropped: Int { state.withLock { $0.dropped } }
 
+  /// Stops once (a second call must not close a descriptor number reused since).
   func stop() {
-    state.withLock { $0.stopped = true }
+    let first = state.withLock { s in
+      defer { s.stopped = true }
+      return !s.stopped
+    }
+    guard first else { return }
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
-    unlink(path)
+    if let path { unlink(path) }
   }
 
   private func acceptLoop() {
@@ -76,10 +83,14 @@ final class ProbeServer: Sendable {
     var toldDropped = 0
     while true {
       let (batch, dropped, stopped) = state.withLock { s in
-        (Array(s.lines[next...].prefix(4096)), s.dropped, s.stopped)
+        (Array(s.events[next...].prefix(4096)), s.dropped, s.stopped)
       }
       if stopped { return }
-      for line in batch { guard UnixSocket.write(fd, line) else { return } }
+      if !batch.isEmpty {
+        var text = ""
+        for event in batch { text += event.jsonLine + "\n" }
+        guard UnixSocket.write(fd, Array(text.utf8)) else { return }
+      }
       next += batch.count
       if dropped != toldDropped {
         toldDropped = dropped

@@ -16,12 +16,15 @@ public enum ProbeWire {
     public var control: Bool
     /// How often operation states are sampled (seconds).
     public var sampleInterval: Double
+    /// When the probe started (seconds since 1970): with the pid, tells a restarted program's new
+    /// story from a reconnection to the same one.
+    public var started: Double = 0
   }
 
   static func headerLine(_ h: Header) -> String {
     json([
       "format": format, "version": EventFormat.version, "program": h.program, "pid": Int(h.pid),
-      "control": h.control, "sampleInterval": h.sampleInterval,
+      "control": h.control, "sampleInterval": h.sampleInterval, "started": h.started,
     ])
   }
 
@@ -36,8 +39,10 @@ public enum ProbeWire {
       )
     }
     return Header(
-      program: o["program"] as? String ?? "?", pid: Int32(o["pid"] as? Int ?? 0),
-      control: o["control"] as? Bool ?? false, sampleInterval: o["sampleInterval"] as? Double ?? 0)
+      program: o["program"] as? String ?? "?", pid: Int32(exactly: o["pid"] as? Int ?? 0) ?? 0,
+      control: o["control"] as? Bool ?? false,
+      sampleInterval: min(max(o["sampleInterval"] as? Double ?? 0, 0), 3600),
+      started: o["started"] as? Double ?? 0)
   }
 
   public static func commandLine(_ c: Command) -> String {

@@ -76,6 +76,7 @@ public enum TerminalApp {
         board.tick(elapsed: FramePacing.tickElapsed(measured: measured, requestedDelay: delay))
       }
       lastTick = now
+      if board.hasEnded { return .quit }
 
       for event in events {
         switch event {

@@ -17,6 +17,8 @@ func rate(_ n: Int, _ s: Double) -> String { String(format: "%.0f", Double(n) / 
 let operations = 100_000
 
 // `opsview-bench live|foundation|virtual [limit]`: one run of one side, for profiling.
+// `opsview-bench probe [rounds] [batches] [work-µs]`: the probe's overhead on the example's
+// workload, plain OperationQueue vs ObservedOperationQueue, alternating processes.
 // `opsview-bench export`: only the export benchmark; `export-once [FORMAT]`: one run of the
 // generated 50,000-operation scenario and one format, for profiling.
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -26,6 +28,23 @@ if arguments.first == "export" {
 }
 if arguments.first == "export-once" {
   exportOnce(format: arguments.count > 1 ? arguments[1] : nil)
+  exit(0)
+}
+if arguments.first == "probe" || arguments.first == "probe-once" {
+  let numbers = arguments.dropFirst(arguments.first == "probe" ? 1 : 2).compactMap { Int($0) }
+  var settings = WorkloadSettings()
+  if arguments.first == "probe" {
+    if numbers.count > 1 { settings.batches = numbers[1] }
+    if numbers.count > 2 { settings.workMicros = numbers[2] }
+    probeOverheadBenchmark(rounds: numbers.first ?? 7, settings)
+  } else {
+    if numbers.count > 0 { settings.batches = numbers[0] }
+    if numbers.count > 1 { settings.workMicros = numbers[1] }
+    guard arguments.count > 1, let side = ProbeSide(rawValue: arguments[1]) else {
+      fatalError("probe-once plain|observed|observed+viewer [batches] [work-µs]")
+    }
+    probeWorkloadOnce(side, settings)
+  }
   exit(0)
 }
 if let side = arguments.first {

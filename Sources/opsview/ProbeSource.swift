@@ -5,15 +5,24 @@ import OpsProbe
 
 /// A running program as the board's event source: the events its probe sent, on the wall clock.
 /// Pausing the board pauses the view, not the program: events wait in the client's mailbox and
-/// time travel works over those received.
+/// time travel works over those received. When the program restarts (a new run), the board starts
+/// again over the new run's events; the previous run's are no longer shown.
 final class ProbeSource: EventSource {
   private let client: ProbeClient
   private var handlers: [(Event) -> Void] = []
+  /// The current run's events, for a new subscriber (the board after a restart).
   private var received: [Event] = []
   private var status: ProbeClient.Status = .connecting
   private var dropped = 0
+  private var run = 0
+  /// The run the client is connected to (it may have sent nothing yet).
+  private var clientRun = 0
+  private var newStory = false
   /// When the newest event arrived: the clock runs on from its time while the program lives.
   private var lastArrival: (time: Double, at: Date)?
+
+  /// Told of every event received, with its program run (`attach --record`).
+  var onReceive: ((Event, Int) -> Void)?
 
   init(client: ProbeClient) { self.client = client }
 
@@ -22,20 +31,34 @@ final class ProbeSource: EventSource {
     handlers.append(handler)
   }
 
-  /// What the header says: live or disconnected, read-only, sampled, dropped events.
+  var isLive: Bool { true }
+
+  func takeNewStory() -> Bool {
+    defer { newStory = false }
+    return newStory
+  }
+
+  /// What the header says: live or disconnected, read-only, sampled, dropped events, a restart.
   var label: String? {
     var parts: [String]
+    let following = client.target.programName.map { " for \($0)" } ?? ""
     switch status {
-    case .connecting: parts = ["connecting"]
+    case .connecting: parts = ["waiting\(following)"]
     case .connected(let h):
-      parts = ["live"]
+      parts = [clientRun > 1 ? "live (reconnected: run \(clientRun), pid \(h.pid))" : "live"]
       if !h.control { parts.append("read-only") }
       parts.append("states sampled \(Int(h.sampleInterval * 1000))ms")
-    case .disconnected: parts = ["disconnected"]
+    case .disconnected:
+      parts = ["disconnected" + (following.isEmpty ? "" : ", waiting\(following) to restart")]
     case .failed(let why): parts = ["error: \(why)"]
     }
     if dropped > 0 { parts.append("\(dropped) dropped") }
     return parts.joined(separator: ", ")
+  }
+
+  /// The stream broke the protocol: the board should end with this message.
+  var failure: String? {
+    if case .failed(let why) = status { why } else { nil }
   }
 
   /// The program's clock (seconds since its probe started): the newest event's time plus the wall
@@ -71,14 +94,29 @@ final class ProbeSource: EventSource {
 
   func schedule(_ command: Command, at time: Double) {}
 
+  /// Reads what arrived without moving the board on (the board keeps it until it is shown).
+  func refresh() { pull() }
+
   private func pull() {
     let mail = client.drain()
     status = mail.status
     dropped = mail.dropped
-    if let newest = mail.events.last { lastArrival = (newest.time, Date()) }
-    for e in mail.events {
-      received.append(e)
-      for h in handlers { h(e) }
+    clientRun = mail.run
+    for r in mail.events {
+      if r.run != run {
+        // A restarted program: its story starts again; the board re-subscribes after restarting.
+        if run != 0 {
+          newStory = true
+          received = []
+          handlers = []
+          lastArrival = nil
+        }
+        run = r.run
+      }
+      received.append(r.event)
+      onReceive?(r.event, r.run)
+      lastArrival = (r.event.time, Date())
+      for h in handlers { h(r.event) }
     }
   }
 }

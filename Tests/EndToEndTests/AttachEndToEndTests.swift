@@ -2,88 +2,102 @@ import Foundation
 import Testing
 
 /// The example photo pipeline with its probe, watched and steered by `opsview attach` in tmux.
+///
+/// Every wait is bounded (generous, for a loaded CI machine: the bounds only limit a failure), and
+/// the program and the tmux server are killed when the test ends, whatever happened.
 @Suite(
   .serialized,
-  .enabled(if: TmuxSession.isAvailable, "tmux is not installed: skipping the attach test"),
-  .disabled(
-    "hangs after the board attaches (the manual run of the same steps works): to investigate"))
+  .enabled(if: TmuxSession.isAvailable, "tmux is not installed: skipping the attach test"))
 struct AttachEndToEndTests {
-  /// Waits for `condition`, up to 20 seconds.
-  private func eventually(_ condition: () -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(20)
-    while Date() < end {
+  /// Waits for `condition`, polling every 50 ms, up to `timeout`.
+  static func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
       if condition() { return true }
       usleep(50_000)
     }
     return condition()
   }
 
-  @Test func attachSeesTheProgramSteersItAndSeesItExit() throws {
+  /// A private runtime directory (this test's probes only) and the example's path.
+  static func setUp() throws -> (binary: String, example: String, runtime: String) {
     let binary = try #require(OpsviewBinary.path, "opsview was not found; run `swift build` first")
     let example = URL(fileURLWithPath: binary).deletingLastPathComponent()
       .appendingPathComponent("opsview-example-photos").path
     try #require(FileManager.default.isExecutableFile(atPath: example))
-    // A private runtime directory: this test's probes only.
     let runtime = FileManager.default.temporaryDirectory
-      .appendingPathComponent("opsview-attach-\(getpid())").path
+      .appendingPathComponent("opsview-attach-\(getpid())-\(UUID().uuidString.prefix(8))").path
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-    let logPath = runtime + "/photos.log"
-    _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-    let program = Process()
-    program.executableURL = URL(fileURLWithPath: example)
-    program.environment = ["XDG_RUNTIME_DIR": runtime]
-    program.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-    try program.run()
-    defer { if program.isRunning { program.terminate() } }
-    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-    #expect(eventually { log().contains("probe at") })
+    return (binary, example, runtime)
+  }
 
-    // `opsview attach` with no address lists the probe.
+  static func read(_ path: String) -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  }
+
+  /// `opsview attach` with no address: the probes it lists.
+  static func listing(_ binary: String, _ runtime: String) -> String {
+    let result = try? Spawn.run(["/usr/bin/env", "XDG_RUNTIME_DIR=\(runtime)", binary, "attach"])
+    return result?.output ?? ""
+  }
+
+  @Test func attachSeesTheProgramSteersItAndSeesItExit() throws {
+    let (binary, example, runtime) = try Self.setUp()
+    defer { try? FileManager.default.removeItem(atPath: runtime) }
+    let logPath = runtime + "/photos.log"
+    let program = try ChildProcess(
+      [example], environment: ["XDG_RUNTIME_DIR": runtime], outputPath: logPath)
+    defer { program.stop(SIGKILL) }
+    func log() -> String { Self.read(logPath) }
+    let started = Self.eventually { log().contains("probe at") }
+    try #require(started, "log:\n\(log())")
+
     var listed = ""
-    #expect(
-      eventually {
-        listed = Self.listing(binary, runtime)
-        return listed.contains("photos-\(program.processIdentifier).sock")
-      })
+    let isListed = Self.eventually {
+      listed = Self.listing(binary, runtime)
+      return listed.contains("photos-\(program.pid).sock")
+    }
+    try #require(isListed, "listing:\n\(listed)")
     let address = listed.split(separator: "\n").first.map(String.init) ?? ""
 
     let board = try TmuxSession(
       width: 120, height: 40,
       command: TmuxSession.wrapped(
         binary, ["attach", address], environment: ["XDG_RUNTIME_DIR": runtime]))
-    #expect(board.waitFor("live"), "screen:\n\(board.capture())")
-    #expect(board.waitFor("download photo1-1"), "screen:\n\(board.capture())")
-    #expect(board.waitFor("executing"), "screen:\n\(board.capture())")
+    try #require(board.waitFor("live", timeout: .seconds(30)), "screen:\n\(board.capture())")
+    #expect(
+      board.waitFor("download photo1-1", timeout: .seconds(30)), "screen:\n\(board.capture())")
+    #expect(board.waitFor("executing", timeout: .seconds(30)), "screen:\n\(board.capture())")
 
     // s on the first queue (downloads) suspends it in the program.
     try board.send("s")
-    #expect(eventually { log().contains("photos: downloads suspended") }, "log:\n\(log())")
-    #expect(board.waitFor("suspended"))
+    #expect(
+      Self.eventually { log().contains("photos: downloads suspended") }, "log:\n\(log())")
+    #expect(board.waitFor("suspended", timeout: .seconds(30)), "screen:\n\(board.capture())")
 
-    // c on a download waiting in the suspended queue cancels it in the program.
-    try board.send("j", "j", "j", "j", "j", "j")
-    #expect(board.waitFor("› download photo1-3"), "screen:\n\(board.capture())")
+    // c on a download waiting in the suspended queue cancels it in the program. The list's order
+    // depends on when states were sampled: move down until it is selected.
+    var selected = false
+    for _ in 0..<40 where !selected {
+      try board.send("j")
+      selected = board.waitFor("› download photo1-3", timeout: .milliseconds(300))
+    }
+    try #require(selected, "screen:\n\(board.capture())")
     try board.send("c")
-    #expect(eventually { log().contains("download photo1-3 cancelled") }, "log:\n\(log())")
-    #expect(board.waitFor("✕"), "screen:\n\(board.capture())")
+    #expect(
+      Self.eventually { log().contains("download photo1-3 cancelled") }, "log:\n\(log())")
+    // The board hears of it from the program: a line naming the operation as cancelled.
+    let shown = board.waitUntil(timeout: .seconds(30)) { screen in
+      screen.split(separator: "\n").contains {
+        $0.contains("photo1-3") && $0.contains("cancelled")
+      }
+    }
+    #expect(shown, "screen:\n\(board.capture())")
 
-    program.terminate()
-    program.waitUntilExit()
-    #expect(board.waitFor("disconnected"), "screen:\n\(board.capture())")
+    #expect(program.stop(SIGTERM, timeout: .seconds(30)), "the program did not exit on SIGTERM")
+    #expect(board.waitFor("disconnected", timeout: .seconds(30)), "screen:\n\(board.capture())")
     try board.send("q")
-    #expect(board.waitFor("exit: 0"))
-  }
-
-  private static func listing(_ binary: String, _ runtime: String) -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
-    p.arguments = ["attach"]
-    p.environment = ["XDG_RUNTIME_DIR": runtime]
-    let out = Pipe()
-    p.standardOutput = out
-    try? p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    #expect(board.waitFor("exit: 0", timeout: .seconds(30)), "screen:\n\(board.capture())")
   }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import OpsProbe
 
 /// Waits until `condition` holds, up to `timeout` seconds (no sleep-then-assert on the wall clock).
-private func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
+func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
   let end = Date().addingTimeInterval(timeout)
   while Date() < end {
     if condition() { return true }
@@ -22,7 +22,7 @@ private func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool
     var status: ProbeClient.Status = .connecting
     func pull(_ c: ProbeClient) {
       let m = c.drain()
-      events += m.events
+      events += m.events.map(\.event)
       status = m.status
     }
     func has(_ p: (EventKind) -> Bool) -> Bool { events.contains { p($0.kind) } }
@@ -44,7 +44,7 @@ private func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool
     queue.addOperation(first)
     queue.addOperation(second)
 
-    let client = ProbeClient(address: probe.path)
+    let client = ProbeClient(target: .socket(probe.path))
     let seen = Collected()
     #expect(
       eventually {
@@ -101,7 +101,7 @@ private func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool
   @Test func withoutControlCommandsAreRefusedAndAnExitIsSeen() throws {
     let probe = try Probe.start(program: "probe-ro", control: false, sampleInterval: 0.01)
     let queue = ObservedOperationQueue(name: "q")
-    let client = ProbeClient(address: probe.path)
+    let client = ProbeClient(target: .socket(probe.path))
     let seen = Collected()
     #expect(
       eventually {
@@ -141,7 +141,7 @@ private func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool
       sleep(5)
       close(fd)
     }
-    let client = ProbeClient(address: path)
+    let client = ProbeClient(target: .socket(path))
     let seen = Collected()
     #expect(
       eventually {

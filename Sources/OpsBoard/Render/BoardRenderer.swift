@@ -102,7 +102,10 @@ struct BoardRenderer {
     } else if info.finished {
       playback = info.unfinished == 0 ? "■ done" : "■ stuck"
     } else if info.paused {
-      playback = "‖ paused" + (info.unrevealed > 0 ? " · \(info.unrevealed) to show" : "")
+      // A live program runs on while its view is paused: say which one stopped.
+      playback =
+        (info.live ? "‖ view paused, program running" : "‖ paused")
+        + (info.unrevealed > 0 ? " · \(info.unrevealed) to show" : "")
     } else {
       playback = "▶ playing"
     }

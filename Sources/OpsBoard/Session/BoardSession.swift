@@ -177,6 +177,7 @@ public final class BoardSession: InteractiveBoard {
     revealAll()
     guard !source.isIdle else { return }
     source.advance(by: seconds)
+    if followNewStory() { return }
     revealAll()
     if source.isIdle {
       // The run just ended: a message about playing is stale, the end-of-run line says more.
@@ -218,6 +219,7 @@ public final class BoardSession: InteractiveBoard {
       incoming.removeAll(keepingCapacity: true)
       incomingHead = 0
       guard source.step() else { return nil }
+      if followNewStory() { return nil }
     }
     let event = incoming[incomingHead]
     incomingHead += 1
@@ -269,6 +271,15 @@ public final class BoardSession: InteractiveBoard {
     attach()
   }
 
+  /// A live program restarted: the board starts again over its new story (the previous run's
+  /// events are no longer shown; a recorder is told, as for a restart).
+  private func followNewStory() -> Bool {
+    guard source.takeNewStory() else { return false }
+    restart()
+    ui.status = StatusMessage("the program started again: showing its new run")
+    return true
+  }
+
   func setPaused(_ p: Bool) {
     paused = p
     if !p { revealAll() }
@@ -296,7 +307,8 @@ public final class BoardSession: InteractiveBoard {
       title: title, speed: speed, paused: paused, unrevealed: unrevealedCount,
       finished: isOver && replay == nil, unfinished: model.unfinishedCount,
       replaying: replay.map { ($0.position, log.count) }, resumeFrom: resumeFrom,
-      sourceLabel: source.label, quiz: quiz.enabled ? (quiz.right, quiz.asked) : nil)
+      sourceLabel: source.label, live: source.isLive,
+      quiz: quiz.enabled ? (quiz.right, quiz.asked) : nil)
   }
 
   public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {

@@ -66,6 +66,8 @@ struct PlaybackInfo {
   var resumeFrom: ResumePoint = .present
   /// What the board runs over, when it is not the virtual scenario ("recording").
   var sourceLabel: String? = nil
+  /// The source is a running program: pausing stops the view, not the program.
+  var live = false
   /// Quiz mode's score (right of asked), when it is on.
   var quiz: (right: Int, asked: Int)? = nil
 }

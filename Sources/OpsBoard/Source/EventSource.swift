@@ -24,4 +24,14 @@ public protocol EventSource: AnyObject {
   func perform(_ command: Command) -> CommandOutcome
   /// Sends a key command at `time` (rebuilding: the same command at the time it was first sent).
   func schedule(_ command: Command, at time: Double)
+  /// The source is a running program: pausing the board pauses only the view.
+  var isLive: Bool { get }
+  /// Whether a new story began since the last call (a live program restarted): the board then
+  /// starts again over the same source, which delivers the new story to its new subscriber.
+  func takeNewStory() -> Bool
+}
+
+extension EventSource {
+  public var isLive: Bool { false }
+  public func takeNewStory() -> Bool { false }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import OpsEngine
+import Testing
+
+@testable import OpsProbe
+
+/// A fake probe that sends `bytes` to the first viewer and keeps the connection open a while (so a
+/// failure the viewer reports is its own reading, not the peer closing).
+final class FakeProbe: Sendable {
+  let path: String
+  private let listener: Int32
+
+  init(_ bytes: [UInt8]) throws {
+    // Named as a probe of this (live) process: `opsview attach` removes sockets of dead pids.
+    path = ProbeAddress.directory + "/fake\(UUID().uuidString.prefix(6))-\(getpid()).sock"
+    try FileManager.default.createDirectory(
+      atPath: ProbeAddress.directory, withIntermediateDirectories: true)
+    listener = try UnixSocket.listen(at: path)
+    let listener = listener
+    Thread.detachNewThread {
+      let fd = accept(listener, nil, nil)
+      guard fd >= 0 else { return }
+      _ = UnixSocket.write(fd, bytes)
+      sleep(5)
+      close(fd)
+    }
+  }
+
+  func stop() {
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+    unlink(path)
+  }
+
+  static let header = Array(
+    (ProbeWire.headerLine(.init(program: "fake", pid: 1, control: true, sampleInterval: 0.05))
+      + "\n").utf8)
+  static let firstEvent = Array(
+    (Event(
+      seq: 1, time: 0,
+      kind: .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default)
+    )
+    .jsonLine + "\n").utf8)
+}
+
+extension ProbeTests {
+  static let hostile: [(String, [UInt8], String)] = [
+    (
+      "garbage after the header",
+      FakeProbe.header + FakeProbe.firstEvent + Array("\u{0}\u{ff}garbage\n".utf8),
+      "line 3 carries a control character (byte 0)"
+    ),
+    (
+      "control characters", FakeProbe.header + Array("\u{1b}[2J\u{1b}]0;owned\u{7}\n".utf8),
+      "line 2 carries a control character (byte 27)"
+    ),
+    ("a huge line", FakeProbe.header + [UInt8](repeating: 65, count: 3 << 20), "longer than 1 MiB"),
+    ("a huge first line", [UInt8](repeating: 123, count: 3 << 20), "longer than 1 MiB"),
+    (
+      "events out of order",
+      FakeProbe.header
+        + Array((Event(seq: 7, time: 0, kind: .queueSuspended(queue: "q")).jsonLine + "\n").utf8),
+      "out of order"
+    ),
+    ("not JSON", FakeProbe.header + Array("not json {\n".utf8), "line 2 is not an event"),
+    (
+      "an escaped control character in a name",
+      FakeProbe.header
+        + Array(
+          (Event(
+            seq: 1, time: 0,
+            kind: .queueAdded(
+              queue: "\u{1b}[2J", maxConcurrent: nil, suspended: false, qos: .default)
+          ).jsonLine + "\n").utf8),
+      "carries a control character"
+    ),
+    (
+      "a header from the future",
+      Array("{\"format\":\"opsview-probe\",\"version\":99,\"pid\":99999999999999}\n".utf8),
+      "version 99"
+    ),
+  ]
+
+  @Test(arguments: 0..<hostile.count)
+  func aHostileStreamEndsWithAClearMessage(_ index: Int) throws {
+    let (what, bytes, expected) = Self.hostile[index]
+    let fake = try FakeProbe(bytes)
+    defer { fake.stop() }
+    let client = ProbeClient(target: .socket(fake.path))
+    defer { client.close() }
+    var status = ProbeClient.Status.connecting
+    #expect(
+      eventually {
+        status = client.drain().status
+        if case .failed = status { return true } else { return false }
+      }, "\(what): \(status)")
+    guard case .failed(let why) = status else { return }
+    #expect(why.contains(expected), "\(what): \(why)")
+    #expect(
+      !why.unicodeScalars.contains { $0.properties.generalCategory == .control },
+      "\(what): the message carries control characters")
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import OpsEngine
+import Testing
+
+@testable import OpsProbe
+
+/// Loopback TCP on request, and the refusal of anything that is not loopback.
+extension ProbeTests {
+  @Test func aProbeOnLoopbackTCPIsSeenAtItsPort() throws {
+    let probe = try Probe.start(
+      program: "probe-tcp", sampleInterval: 0.01, transport: .tcp(port: 0))
+    defer { probe.stop() }
+    #expect(probe.path.hasPrefix("127.0.0.1:"))
+    let target = try ProbeTarget.parse(probe.path)
+    guard case .tcp("127.0.0.1", let port) = target else {
+      Issue.record("parsed as \(target)")
+      return
+    }
+    #expect(port > 0)
+    _ = ObservedOperationQueue(name: "over-tcp")
+    // Listed with the sockets, and found by its name.
+    #expect(ProbeAddress.running().contains(probe.path))
+    #expect(ProbeAddress.running(named: "probe-tcp") == [probe.path])
+    let client = ProbeClient(target: .name("probe-tcp"))
+    defer { client.close() }
+    let seen = Collected()
+    #expect(
+      eventually {
+        seen.pull(client)
+        return seen.has {
+          $0 == .queueAdded(queue: "over-tcp", maxConcurrent: nil, suspended: false, qos: .default)
+        }
+      })
+    probe.stop()
+    #expect(!ProbeAddress.running().contains(probe.path))
+  }
+
+  @Test(arguments: ["0.0.0.0", "192.168.1.20", "10.0.0.1", "example.com", "::"])
+  func aProbeRefusesToListenBeyondLoopback(host: String) {
+    #expect {
+      try Probe.start(program: "probe-wide", transport: .tcp(port: 0, host: host))
+    } throws: { error in
+      "\(error)".contains("refusing to listen on \(host)")
+    }
+    #expect(Probe.current == nil)
+  }
+
+  @Test(arguments: ["0.0.0.0:7070", "192.168.1.20:7070", "example.com:80", "[::]:7070"])
+  func theViewerRefusesANonLoopbackAddress(address: String) {
+    #expect {
+      try ProbeTarget.parse(address)
+    } throws: { error in
+      "\(error)".contains("refusing to connect to") && "\(error)".contains("loopback only")
+    }
+  }
+
+  @Test func addressesAreReadAsSocketsNamesOrLoopbackPorts() throws {
+    #expect(
+      try ProbeTarget.parse("/run/user/1/opsview/photos-12.sock")
+        == .socket("/run/user/1/opsview/photos-12.sock"))
+    #expect(try ProbeTarget.parse("photos") == .name("photos"))
+    #expect(try ProbeTarget.parse("localhost:7070") == .tcp(host: "localhost", port: 7070))
+    #expect(try ProbeTarget.parse("[::1]:7070") == .tcp(host: "::1", port: 7070))
+    #expect(ProbeTarget.socket("/tmp/x/photos-12.sock").programName == "photos")
+    #expect(throws: ProbeError.self) { try ProbeTarget.parse("127.0.0.1:99999") }
+    #expect(throws: ProbeError.self) { try ProbeTarget.parse("bad\u{1b}[2Jname") }
+    do {
+      _ = try ProbeTarget.parse("bad\u{1b}[2Jname")
+    } catch {
+      #expect(!error.description.contains("\u{1b}"))
+    }
+  }
+
+  @Test func namesWithControlCharactersAreReportedPrintable() throws {
+    let probe = try Probe.start(program: "probe-names", sampleInterval: 0.01)
+    defer { probe.stop() }
+    let queue = ObservedOperationQueue(name: "evil\u{1b}[2J")
+    queue.isSuspended = true
+    let op = BlockOperation {}
+    op.name = "line\nbreak"
+    queue.addOperation(op)
+    let client = ProbeClient(target: .socket(probe.path))
+    defer { client.close() }
+    let seen = Collected()
+    #expect(
+      eventually {
+        seen.pull(client)
+        return seen.has {
+          if case .operationAdded("line?break", "evil?[2J", _, _, _, _, _, _, _) = $0 {
+            true
+          } else {
+            false
+          }
+        }
+      }, "\(seen.status)")
+    queue.isSuspended = false
+  }
+}
+
+/// The program never waits for a viewer: beyond the buffer's capacity events are dropped, counted,
+/// and the count reaches the viewer.
+extension ProbeTests {
+  @Test func eventsBeyondTheBufferAreDroppedAndCounted() throws {
+    let probe = try Probe.start(program: "probe-drops", sampleInterval: 0.01, capacity: 5)
+    defer { probe.stop() }
+    let queue = ObservedOperationQueue(name: "busy")
+    queue.isSuspended = true  // nothing runs: only the adds are reported, two events each
+    for i in 0..<10 {
+      let op = BlockOperation {}
+      op.name = "op\(i)"
+      queue.addOperation(op)
+    }
+    // The queue, its suspension and 20 operation events, 5 kept: the adds returned without a viewer.
+    // (The sampler may add `ready` events too.)
+    #expect(probe.dropped >= 17)
+    let client = ProbeClient(target: .socket(probe.path))
+    defer { client.close() }
+    var events = 0
+    var dropped = 0
+    #expect(
+      eventually {
+        let mail = client.drain()
+        events += mail.events.count
+        dropped = mail.dropped
+        return dropped == probe.dropped && events == 5
+      }, "\(events) events, \(dropped) dropped")
+    queue.cancelAllOperations()
+    queue.isSuspended = false
+  }
+}
