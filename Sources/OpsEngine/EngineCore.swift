@@ -65,7 +65,7 @@ final class EngineCore {
   @exclusivity(unchecked) private(set) var seq = 0
   @exclusivity(unchecked) var ops: [OperationRecord] = []
   @exclusivity(unchecked) var queues: [QueueRecord] = []
-  @exclusivity(unchecked) private var opByName: [String: Int] = [:]
+  @exclusivity(unchecked) var opByName: [String: Int] = [:]
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
   @exclusivity(unchecked) var locks: [String: CategoryLock] = [:]
   @exclusivity(unchecked) var cycles = DependencyCycles()
@@ -97,6 +97,13 @@ final class EngineCore {
   @exclusivity(unchecked) var workHead = 0
   @exclusivity(unchecked) var dirtySet = Set<Int>()
   @exclusivity(unchecked) var settling = false
+  /// Stands in for every retired operation (see `EngineCore+Retirement`): finished, nameless.
+  let retiredPlaceholder: OperationRecord = {
+    let r = OperationRecord(id: -1, spec: OperationSpec(name: ""))
+    r.state = .finished
+    return r
+  }()
+  @exclusivity(unchecked) var retiredCount = 0
 
   init(host: any EngineHost) { self.host = host }
 
@@ -312,9 +319,7 @@ final class EngineCore {
     }
     switch command {
     case .cancel(let name):
-      guard let op = operation(named: name) else {
-        return .rejected("no operation named '\(name)'")
-      }
+      guard let op = operation(named: name) else { return .rejected(unknownOperation(name)) }
       if op.cancelled && op.state < .finishing { return .rejected("\(name) is already cancelled") }
       record()
       return cancel(op, cause: cause)

@@ -33,6 +33,11 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Dispatches decided during the current step, performed once the lock is released.
   @exclusivity(unchecked) private var launches: [Launch] = []
 
+  /// Finished operations not yet retired, oldest first (ids), and the first still remembered.
+  @exclusivity(unchecked) private var finishedOrder: [Int] = []
+  @exclusivity(unchecked) private var finishedHead = 0
+  private let retention: LiveRetention
+
   /// The jobs started in the current step, by QoS index, in the order of their `executing` events.
   @exclusivity(unchecked) private var startedJobs: [(level: Int, job: LiveJob)] = []
 
@@ -86,7 +91,9 @@ public final class LiveRuntime: @unchecked Sendable {
   }
 
   /// `lints`: what is checked and published as `warning` events, on the delivery queue (none: `[]`).
-  public init(lints: [any Lint] = Lints.standard) {
+  /// `retention`: how many finished operations stay known by name (see `LiveRetention`).
+  public init(lints: [any Lint] = Lints.standard, retention: LiveRetention = .standard) {
+    self.retention = retention
     publisher = EventPublisher(lints: lints, folds: false)
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)
@@ -162,6 +169,7 @@ public final class LiveRuntime: @unchecked Sendable {
     }
     if finishedInStep {
       finishedInStep = false
+      if let kept = retention.finishedKept { retireFinished(keeping: kept) }
       if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0 { lock.broadcast() }
     }
     let startDrain = !buffer.isEmpty && !drainScheduled
@@ -181,9 +189,12 @@ public final class LiveRuntime: @unchecked Sendable {
     switch event.kind {
     case .state(_, _, .pending, _):
       unfinished += 1
-    case .state(_, _, .finished, _):
+    case .state(let name, _, .finished, _):
       unfinished -= 1
       finishedInStep = true
+      if retention.finishedKept != nil, let op = core.operation(named: name) {
+        finishedOrder.append(op.id)
+      }
     case .cancelled(let name, _, _):
       // Immediate mode finishes the operation without its work: tell the abandoned work to stop.
       if let op = core.operation(named: name), op.spec.cancellation == .immediate,
@@ -197,6 +208,31 @@ public final class LiveRuntime: @unchecked Sendable {
     // Always published (folded and linted), so sequence numbers and warnings do not depend on when
     // someone subscribed.
     buffer.append(event)
+  }
+
+  /// Retires the oldest finished operations beyond `kept`, once the step is over (the core may still
+  /// read an operation during the step that finished it). One that cannot be retired yet (a
+  /// dependent has not finished) goes to the back, to be tried again later. Under the lock.
+  private func retireFinished(keeping kept: Int) {
+    // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
+    var attempts = min(finishedOrder.count - finishedHead - kept, 64)
+    while attempts > 0 {
+      attempts -= 1
+      let id = finishedOrder[finishedHead]
+      finishedHead += 1
+      if core.canRetire(id) {
+        core.retire(id)
+        works[id] = .none
+        conditionClosures[id] = nil
+      } else {
+        finishedOrder.append(id)
+      }
+    }
+    // Drop the retired prefix once it is most of the array (amortised O(1) per operation).
+    if finishedHead > 1024 && finishedHead * 2 > finishedOrder.count {
+      finishedOrder.removeFirst(finishedHead)
+      finishedHead = 0
+    }
   }
 
   /// Delivers buffered events in order on the delivery queue, batch by batch, outside the lock.
