@@ -292,7 +292,7 @@ public final class LiveRuntime: @unchecked Sendable {
       spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
     default: break
     }
-    try withCore { core in
+    let backlogged = try withCore { core in
       for name in spec.dependencies where core.operation(named: name) == nil {
         throw EngineError.unknownOperation(name)
       }
@@ -307,18 +307,28 @@ public final class LiveRuntime: @unchecked Sendable {
       if !conditions.isEmpty { conditionClosures[op.id] = conditions }
       try core.resolveDeclaredDependencies(op)
       if let q { try core.enqueue(op, on: q) }
+      return buffer.count > Self.backlogLimit
     }
+    if backlogged { flushDeliveries() }
   }
+
+  /// Undelivered events above which a caller adding operations waits for delivery to catch up first.
+  /// Without it a program adding faster than subscribers consume buffers every event of the run (1M
+  /// operations: 9M events of 104 bytes); with it the buffer stays under about 7 MB. Adding is the
+  /// only place that waits: work and subscribers never do, so no thread waits for itself.
+  static let backlogLimit = 1 << 16
 
   /// Adds a declared operation to a queue.
   public func enqueue(_ operation: String, on queue: String) throws {
-    try withCore { core in
+    let backlogged = try withCore { core in
       guard let op = core.operation(named: operation) else {
         throw EngineError.unknownOperation(operation)
       }
       guard let q = core.queue(named: queue) else { throw EngineError.unknownQueue(queue) }
       try core.enqueue(op, on: q)
+      return buffer.count > Self.backlogLimit
     }
+    if backlogged { flushDeliveries() }
   }
 
   /// Adds a dependency after declaration (reported as `dependencyAdded` if the operation is on a queue).
