@@ -33,6 +33,7 @@ extension EngineCore {
     transition(op, to: .finishing, cause)
     emit(.willFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
     transition(op, to: .finished, .observersNotified)
+    finishedLog?.append(op.id)
     emit(.didFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
     releaseLocks(op)
     // Foundation's order: dependents become ready and their queues schedule while the finished operation

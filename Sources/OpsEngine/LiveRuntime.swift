@@ -97,6 +97,7 @@ public final class LiveRuntime: @unchecked Sendable {
     publisher = EventPublisher(lints: lints, folds: false)
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)
+    if retention.finishedKept != nil { core.finishedLog = [] }
     publisher.deliver = { [unowned(unsafe) self] event in
       for s in publishingTo where publishingRawSeq >= s.from { s.handler(event) }
     }
@@ -189,12 +190,9 @@ public final class LiveRuntime: @unchecked Sendable {
     switch event.kind {
     case .state(_, _, .pending, _):
       unfinished += 1
-    case .state(let name, _, .finished, _):
+    case .state(_, _, .finished, _):
       unfinished -= 1
       finishedInStep = true
-      if retention.finishedKept != nil, let op = core.operation(named: name) {
-        finishedOrder.append(op.id)
-      }
     case .cancelled(let name, _, _):
       // Immediate mode finishes the operation without its work: tell the abandoned work to stop.
       if let op = core.operation(named: name), op.spec.cancellation == .immediate,
@@ -215,6 +213,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// dependent has not finished) goes to the back, to be tried again later. Under the lock.
   private func retireFinished(keeping kept: Int) {
     // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
+    finishedOrder += core.finishedLog!
+    core.finishedLog!.removeAll(keepingCapacity: true)
     var attempts = min(finishedOrder.count - finishedHead - kept, 64)
     while attempts > 0 {
       attempts -= 1

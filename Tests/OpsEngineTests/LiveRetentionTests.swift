@@ -33,8 +33,10 @@ import Testing
     let rt = LiveRuntime(retention: try LiveRetention(keepingFinished: 0))
     try rt.addQueue(QueueSpec(name: "q"))
     try rt.addQueue(QueueSpec(name: "held", suspended: true))
-    try rt.addOperation(live("a"), work: .sync { _ in }, on: "q")
+    // a is declared first and enqueued last: with nothing kept, a finished a could go before b names it.
+    try rt.addOperation(live("a"), work: .sync { _ in })
     try rt.addOperation(live("b", deps: ["a"]), work: .sync { _ in }, on: "held")
+    try rt.enqueue("a", on: "q")
     #expect(rt.waitUntilFinished(["a"], timeout: liveTimeout))
     // b still waits for its queue: a is remembered, so b's readiness can read it.
     #expect(rt.state(of: "a") == .finished)
