@@ -251,8 +251,9 @@ public final class LiveRuntime: @unchecked Sendable {
       publishingTo = subs
       for event in batch {
         publishingRawSeq = event.seq
-        publisher.publish(event.kind, at: event.time)
+        publisher.publish(event.kind, at: event.time, rescheduling: false)
       }
+      publisher.rescheduleWake()
       batch.removeAll(keepingCapacity: true)
     }
   }

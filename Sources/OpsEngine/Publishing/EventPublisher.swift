@@ -26,7 +26,10 @@ public final class EventPublisher {
   }
 
   /// Publishes one event from the core (its sequence number is replaced by the publisher's).
-  func publish(_ kind: EventKind, at time: Double) {
+  /// `rescheduling: false` leaves the next wake-up to `rescheduleWake()` at the end of a batch: a
+  /// wake-up cannot run in the middle of one, and asking every lint for its deadline after every event
+  /// was ~6% of the live runtime's delivery.
+  func publish(_ kind: EventKind, at time: Double, rescheduling: Bool = true) {
     emit(kind, at: time)
     guard !lints.isEmpty else { return }
     let event = Event(seq: seq, time: time, kind: kind)
@@ -40,7 +43,7 @@ public final class EventPublisher {
       raise(out, by: i, at: time)
       current = projection
     }
-    rescheduleWake()
+    if rescheduling { rescheduleWake() }
   }
 
   /// A wake-up asked for with `token` is due; stale tokens are ignored. True if it was live.
@@ -79,7 +82,7 @@ public final class EventPublisher {
     }
   }
 
-  private func rescheduleWake() {
+  func rescheduleWake() {
     var next: Double?
     for i in lints.indices {
       if let d = lints[i].nextDeadline(), d < (next ?? .infinity) { next = d }
