@@ -1,7 +1,9 @@
 /// How many finished operations a `LiveRuntime` remembers (tokio-console's `retain_for`, counted in
-/// operations rather than time, so memory stays bounded however fast they finish). Beyond that the
-/// oldest finished ones are retired: their names are forgotten, so `state(of:)` gives nil and a
-/// command names the retention in its rejection. Events are not affected: every event is still
+/// operations rather than time, so memory stays bounded however fast they finish). A finished
+/// operation is retired once it is neither among the `count` most recently finished nor among the
+/// `count` most recently created, and nothing that depends on it is unfinished: its name is forgotten,
+/// so `state(of:)` gives nil, a command names the retention in its rejection, and naming it as a new
+/// dependency throws `unknownOperation`. Events are not affected: every event is still
 /// published, and a subscriber's own projection (the board's) keeps what it was sent.
 public struct LiveRetention: Sendable, Equatable {
   /// Finished operations kept before the oldest are retired; nil keeps every one.

@@ -220,7 +220,9 @@ public final class LiveRuntime: @unchecked Sendable {
       attempts -= 1
       let id = finishedOrder[finishedHead]
       finishedHead += 1
-      if core.canRetire(id) {
+      // Only operations with at least `kept` created after them: a program names the operations it
+      // just added (as dependencies), and those stay known however fast they finish.
+      if id < core.ops.count - kept && core.canRetire(id) {
         core.retire(id)
         works[id] = .none
         conditionClosures[id] = nil

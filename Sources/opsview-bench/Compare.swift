@@ -28,7 +28,9 @@ func spawnRun(_ side: Side, workload: Workload, count: Int, limit: Int) throws -
   guard process.terminationStatus == 0, let s = fields["seconds"].flatMap({ Double($0) }),
     let kb = fields["peak_kb"].flatMap({ Int($0) })
   else {
-    throw BenchUsageError("a run failed (status \(process.terminationStatus)): \(line)")
+    throw RunFailure(
+      description: "\(side.rawValue) \(workload.rawValue) \(count) limit \(limit) failed "
+        + "(status \(process.terminationStatus))")
   }
   return SideResult(seconds: s, peakKilobytes: kb)
 }
@@ -53,13 +55,24 @@ func compare(_ options: BenchOptions) throws {
         for side in liveSides.isEmpty ? [.live] : liveSides {
           var f: [SideResult] = []
           var l: [SideResult] = []
+          var failures: [String] = []
+          // A run that crashes is reported and run again (once): one crash does not lose the row.
+          func measure(_ s: Side) throws -> SideResult {
+            do {
+              return try spawnRun(s, workload: workload, count: count, limit: limit)
+            } catch {
+              failures.append(s.rawValue)
+              FileHandle.standardError.write(Data("\(error)\n".utf8))
+              return try spawnRun(s, workload: workload, count: count, limit: limit)
+            }
+          }
           for run in 0..<options.runs {
             if run % 2 == 0 {
-              f.append(try spawnRun(.foundation, workload: workload, count: count, limit: limit))
-              l.append(try spawnRun(side, workload: workload, count: count, limit: limit))
+              f.append(try measure(.foundation))
+              l.append(try measure(side))
             } else {
-              l.append(try spawnRun(side, workload: workload, count: count, limit: limit))
-              f.append(try spawnRun(.foundation, workload: workload, count: count, limit: limit))
+              l.append(try measure(side))
+              f.append(try measure(.foundation))
             }
           }
           let pairs = zip(f, l).map { $0.seconds / $1.seconds }
@@ -71,7 +84,9 @@ func compare(_ options: BenchOptions) throws {
               + pad(String(count), 9) + pad(side.rawValue, 14) + pad(fmt(fm), 8) + pad(fmt(lm), 8)
               + pad(fmt(fm / lm, 2), 8)
               + pad(fmt(pairs.min()!, 2) + "–" + fmt(pairs.max()!, 2), 14) + pad(mb(f), 7)
-              + pad(mb(l), 8) + loadAverage())
+              + pad(mb(l), 8) + loadAverage()
+              + (failures.isEmpty
+                ? "" : "  (crashed and rerun: \(failures.joined(separator: ", ")))"))
         }
       }
     }
@@ -81,4 +96,8 @@ func compare(_ options: BenchOptions) throws {
 func middle(_ values: [Double]) -> Double {
   let s = values.sorted()
   return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+struct RunFailure: Error, CustomStringConvertible {
+  var description: String
 }
