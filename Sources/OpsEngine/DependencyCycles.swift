@@ -58,6 +58,9 @@ struct DependencyCycles {
   /// The cycle a → b → … → a that the new edge "a depends on b" closes, or nil.
   static func path(closing a: Int, _ b: Int, in ops: [OperationRecord]) -> [Int]? {
     if a == b { return [a] }
+    // Nothing depends on a, or b depends on nothing: b cannot lead back to a. The usual edge (a new
+    // operation naming earlier ones) is settled here, without a search or an allocation.
+    if ops[a].dependents.isEmpty || ops[b].dependencies.isEmpty { return nil }
     // forward[x]: the node x was reached from, going from b along dependencies.
     var forward: [Int: Int] = [b: b]
     // backward[x]: the node x was reached from, going from a along dependents (x depends on it).

@@ -33,6 +33,7 @@ extension EngineCore {
     transition(op, to: .finishing, cause)
     emit(.willFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
     transition(op, to: .finished, .observersNotified)
+    finishedLog?.append(op.id)
     emit(.didFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
     releaseLocks(op)
     // Foundation's order: dependents become ready and their queues schedule while the finished operation
@@ -46,7 +47,10 @@ extension EngineCore {
       }
     }
     producedDependencyFinished(op)
-    if op.spec.completion { host.schedule(after: 0, .completion(op: op.id)) }
+    if op.spec.completion {
+      op.awaitingCompletion = true
+      host.schedule(after: 0, .completion(op: op.id))
+    }
     if let qid = op.queue {
       queues[qid].members.remove(op.id)
       if op.tookSlot { work.append(.release(queue: qid, by: op.id)) } else { markDirty(qid) }
@@ -66,6 +70,7 @@ extension EngineCore {
       _ = cancel(
         op, errors: ["timed out after \(formatSeconds(op.spec.timeout ?? 0))s"], cause: .timeout)
     case .completion(let id):
+      ops[id].awaitingCompletion = false
       emit(.completion(operation: ops[id].name))
     }
     settle()

@@ -65,7 +65,7 @@ final class EngineCore {
   @exclusivity(unchecked) private(set) var seq = 0
   @exclusivity(unchecked) var ops: [OperationRecord] = []
   @exclusivity(unchecked) var queues: [QueueRecord] = []
-  @exclusivity(unchecked) private var opByName: [String: Int] = [:]
+  @exclusivity(unchecked) var opByName: [String: Int] = [:]
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
   @exclusivity(unchecked) var locks: [String: CategoryLock] = [:]
   @exclusivity(unchecked) var cycles = DependencyCycles()
@@ -97,6 +97,15 @@ final class EngineCore {
   @exclusivity(unchecked) var workHead = 0
   @exclusivity(unchecked) var dirtySet = Set<Int>()
   @exclusivity(unchecked) var settling = false
+  /// Stands in for every retired operation (see `EngineCore+Retirement`): finished, nameless.
+  let retiredPlaceholder: OperationRecord = {
+    let r = OperationRecord(id: -1, spec: OperationSpec(name: ""))
+    r.state = .finished
+    return r
+  }()
+  @exclusivity(unchecked) var retiredCount = 0
+  /// Operations finished since the host last emptied it, when the host asks for it (retention).
+  @exclusivity(unchecked) var finishedLog: [Int]?
 
   init(host: any EngineHost) { self.host = host }
 
@@ -154,15 +163,30 @@ final class EngineCore {
   /// Creates an operation in `initialized`; it joins the board when it is added to a queue.
   @discardableResult
   func createOperation(_ spec: OperationSpec) throws -> OperationRecord {
-    guard opByName[spec.name] == nil else { throw EngineError.duplicateOperation(spec.name) }
-    try Self.validate(spec)
-    if spec.kind == .group, queueByName[Self.innerQueueName(of: spec.name)] != nil {
-      throw EngineError.reservedQueueName(Self.innerQueueName(of: spec.name), group: spec.name)
+    // One hash of the name, not two: the slot is claimed only if it is free (and given back if the
+    // spec is refused).
+    let id = ops.count
+    var fresh = false
+    Self.claim(&opByName[spec.name, default: -1], id, &fresh)
+    guard fresh else { throw EngineError.duplicateOperation(spec.name) }
+    do {
+      try Self.validate(spec)
+      if spec.kind == .group, queueByName[Self.innerQueueName(of: spec.name)] != nil {
+        throw EngineError.reservedQueueName(Self.innerQueueName(of: spec.name), group: spec.name)
+      }
+    } catch {
+      opByName[spec.name] = nil
+      throw error
     }
-    let op = OperationRecord(id: ops.count, spec: spec)
+    let op = OperationRecord(id: id, spec: spec)
     ops.append(op)
-    opByName[spec.name] = op.id
     return op
+  }
+
+  private static func claim(_ slot: inout Int, _ id: Int, _ fresh: inout Bool) {
+    guard slot == -1 else { return }
+    slot = id
+    fresh = true
   }
 
   /// Numbers from a caller: finite, not negative, and small enough for the virtual clock's microseconds.
@@ -312,9 +336,7 @@ final class EngineCore {
     }
     switch command {
     case .cancel(let name):
-      guard let op = operation(named: name) else {
-        return .rejected("no operation named '\(name)'")
-      }
+      guard let op = operation(named: name) else { return .rejected(unknownOperation(name)) }
       if op.cancelled && op.state < .finishing { return .rejected("\(name) is already cancelled") }
       record()
       return cancel(op, cause: cause)

@@ -33,6 +33,11 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Dispatches decided during the current step, performed once the lock is released.
   @exclusivity(unchecked) private var launches: [Launch] = []
 
+  /// Finished operations not yet retired, oldest first (ids), and the first still remembered.
+  @exclusivity(unchecked) private var finishedOrder: [Int] = []
+  @exclusivity(unchecked) private var finishedHead = 0
+  private let retention: LiveRetention
+
   /// The jobs started in the current step, by QoS index, in the order of their `executing` events.
   @exclusivity(unchecked) private var startedJobs: [(level: Int, job: LiveJob)] = []
 
@@ -86,10 +91,13 @@ public final class LiveRuntime: @unchecked Sendable {
   }
 
   /// `lints`: what is checked and published as `warning` events, on the delivery queue (none: `[]`).
-  public init(lints: [any Lint] = Lints.standard) {
+  /// `retention`: how many finished operations stay known by name (see `LiveRetention`).
+  public init(lints: [any Lint] = Lints.standard, retention: LiveRetention = .standard) {
+    self.retention = retention
     publisher = EventPublisher(lints: lints, folds: false)
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)
+    if retention.finishedKept != nil { core.finishedLog = [] }
     publisher.deliver = { [unowned(unsafe) self] event in
       for s in publishingTo where publishingRawSeq >= s.from { s.handler(event) }
     }
@@ -162,6 +170,7 @@ public final class LiveRuntime: @unchecked Sendable {
     }
     if finishedInStep {
       finishedInStep = false
+      if let kept = retention.finishedKept { retireFinished(keeping: kept) }
       if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0 { lock.broadcast() }
     }
     let startDrain = !buffer.isEmpty && !drainScheduled
@@ -199,6 +208,35 @@ public final class LiveRuntime: @unchecked Sendable {
     buffer.append(event)
   }
 
+  /// Retires the oldest finished operations beyond `kept`, once the step is over (the core may still
+  /// read an operation during the step that finished it). One that cannot be retired yet (a
+  /// dependent has not finished) goes to the back, to be tried again later. Under the lock.
+  private func retireFinished(keeping kept: Int) {
+    // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
+    finishedOrder += core.finishedLog!
+    core.finishedLog!.removeAll(keepingCapacity: true)
+    var attempts = min(finishedOrder.count - finishedHead - kept, 64)
+    while attempts > 0 {
+      attempts -= 1
+      let id = finishedOrder[finishedHead]
+      finishedHead += 1
+      // Only operations with at least `kept` created after them: a program names the operations it
+      // just added (as dependencies), and those stay known however fast they finish.
+      if id < core.ops.count - kept && core.canRetire(id) {
+        core.retire(id)
+        works[id] = .none
+        conditionClosures[id] = nil
+      } else {
+        finishedOrder.append(id)
+      }
+    }
+    // Drop the retired prefix once it is most of the array (amortised O(1) per operation).
+    if finishedHead > 1024 && finishedHead * 2 > finishedOrder.count {
+      finishedOrder.removeFirst(finishedHead)
+      finishedHead = 0
+    }
+  }
+
   /// Delivers buffered events in order on the delivery queue, batch by batch, outside the lock.
   private func drain() {
     var batch: [Event] = []
@@ -215,8 +253,9 @@ public final class LiveRuntime: @unchecked Sendable {
       publishingTo = subs
       for event in batch {
         publishingRawSeq = event.seq
-        publisher.publish(event.kind, at: event.time)
+        publisher.publish(event.kind, at: event.time, rescheduling: false)
       }
+      publisher.rescheduleWake()
       batch.removeAll(keepingCapacity: true)
     }
   }
@@ -256,7 +295,7 @@ public final class LiveRuntime: @unchecked Sendable {
       spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
     default: break
     }
-    try withCore { core in
+    let backlogged = try withCore { core in
       for name in spec.dependencies where core.operation(named: name) == nil {
         throw EngineError.unknownOperation(name)
       }
@@ -271,18 +310,28 @@ public final class LiveRuntime: @unchecked Sendable {
       if !conditions.isEmpty { conditionClosures[op.id] = conditions }
       try core.resolveDeclaredDependencies(op)
       if let q { try core.enqueue(op, on: q) }
+      return buffer.count > Self.backlogLimit
     }
+    if backlogged { flushDeliveries() }
   }
+
+  /// Undelivered events above which a caller adding operations waits for delivery to catch up first.
+  /// Without it a program adding faster than subscribers consume buffers every event of the run (1M
+  /// operations: 9M events of 104 bytes); with it the buffer stays under about 7 MB. Adding is the
+  /// only place that waits: work and subscribers never do, so no thread waits for itself.
+  static let backlogLimit = 1 << 16
 
   /// Adds a declared operation to a queue.
   public func enqueue(_ operation: String, on queue: String) throws {
-    try withCore { core in
+    let backlogged = try withCore { core in
       guard let op = core.operation(named: operation) else {
         throw EngineError.unknownOperation(operation)
       }
       guard let q = core.queue(named: queue) else { throw EngineError.unknownQueue(queue) }
       try core.enqueue(op, on: q)
+      return buffer.count > Self.backlogLimit
     }
+    if backlogged { flushDeliveries() }
   }
 
   /// Adds a dependency after declaration (reported as `dependencyAdded` if the operation is on a queue).

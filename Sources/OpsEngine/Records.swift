@@ -36,6 +36,8 @@ final class OperationRecord {
   @exclusivity(unchecked) var childCount = 0
   @exclusivity(unchecked) var childErrors: [String] = []
   @exclusivity(unchecked) var started = false
+  /// Finished, its completion block not yet run (its event names it: it cannot be retired yet).
+  @exclusivity(unchecked) var awaitingCompletion = false
 
   init(id: Int, spec: OperationSpec) {
     self.id = id

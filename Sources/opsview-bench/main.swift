@@ -16,12 +16,51 @@ func rate(_ n: Int, _ s: Double) -> String { String(format: "%.0f", Double(n) / 
 
 let operations = 100_000
 
+// `opsview-bench run|compare ...`: the fair live-versus-Foundation harness (see `BenchOptions.usage`).
 // `opsview-bench live|foundation|virtual [limit]`: one run of one side, for profiling.
 // `opsview-bench probe [rounds] [batches] [work-µs]`: the probe's overhead on the example's
 // workload, plain OperationQueue vs ObservedOperationQueue, alternating processes.
 // `opsview-bench export`: only the export benchmark; `export-once [FORMAT]`: one run of the
 // generated 50,000-operation scenario and one format, for profiling.
 let arguments = Array(CommandLine.arguments.dropFirst())
+if let command = arguments.first, command == "run" || command == "compare" {
+  do {
+    let options = try BenchOptions(arguments.dropFirst())
+    if command == "compare" {
+      try compare(options)
+    } else {
+      guard options.sides.count == 1, options.workloads.count == 1, options.counts.count == 1,
+        options.limits.count == 1
+      else { throw BenchUsageError("run measures one side, workload, size and limit") }
+      runSide(
+        options.sides[0], workload: options.workloads[0], count: options.counts[0],
+        limit: options.limits[0])
+    }
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+  }
+}
+if arguments.first == "generate" {
+  // `opsview-bench generate N`: the generated scenario of N operations, as a file, on stdout.
+  guard arguments.count == 2, let n = Int(arguments[1]), (4...10_000_000).contains(n) else {
+    FileHandle.standardError.write(Data("usage: opsview-bench generate N (4 to 10000000)\n".utf8))
+    exit(2)
+  }
+  print(largeScenarioText(operations: n), terminator: "")
+  exit(0)
+}
+if arguments.first == "analysis" {
+  let sizes = arguments.count > 1 ? arguments[1].split(separator: ",").compactMap { Int($0) } : []
+  do {
+    try analysisBenchmark(sizes: sizes.isEmpty ? [1_000, 10_000, 50_000] : sizes)
+  } catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+  }
+  exit(0)
+}
 if arguments.first == "export" {
   exportBenchmark()
   exit(0)

@@ -1,0 +1,35 @@
+/// Forgetting finished operations (the live runtime's retention): a long-running program sends
+/// millions of operations through its queues, and a record of each kept forever is memory without
+/// bound. A retired operation's name is forgotten (lookups and commands say so) and its record is
+/// replaced by one shared placeholder, which is all that anything still holding its id may read.
+extension EngineCore {
+  /// Whether nothing can need the operation's own record any more: it finished, its completion block
+  /// ran, every operation that depends on it or that it was produced for finished, and it is not a
+  /// group or a group's child whose group is still running. Retiring such an operation changes no
+  /// event and no decision: the engine only reads a finished operation through those.
+  func canRetire(_ id: Int) -> Bool {
+    let op = ops[id]
+    guard op !== retiredPlaceholder, op.state == .finished, !op.awaitingCompletion,
+      op.kind != .group
+    else { return false }
+    if let p = op.parent, ops[p].state != .finished { return false }
+    if let f = op.producedFor, ops[f.op].state != .finished { return false }
+    return op.dependents.allSatisfy { ops[$0].state == .finished }
+  }
+
+  /// Forgets a retirable operation (see `canRetire`).
+  func retire(_ id: Int) {
+    precondition(canRetire(id), "operation \(id) cannot be retired")
+    opByName[ops[id].name] = nil
+    ops[id] = retiredPlaceholder
+    retiredCount += 1
+  }
+
+  /// The result of a command or lookup on a name the engine does not know.
+  func unknownOperation(_ name: String) -> String {
+    retiredCount == 0
+      ? "no operation named '\(name)'"
+      : "no operation named '\(name)' (finished operations beyond the runtime's retention are "
+        + "forgotten: \(retiredCount) so far)"
+  }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The process's peak resident memory in kilobytes (`VmHWM` of /proc/self/status), 0 where unknown.
+func peakResidentKilobytes() -> Int {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+    return 0
+  }
+  for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+      ?? 0
+  }
+  return 0
+}
+
+/// The 1-minute load average (`/proc/loadavg`), recorded with every measurement: the machine is shared.
+func loadAverage() -> String {
+  (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+    .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+}

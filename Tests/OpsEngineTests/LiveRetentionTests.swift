@@ -1,0 +1,62 @@
+import Foundation
+import OpsEngine
+import Testing
+
+/// `LiveRetention`: finished operations beyond the limit are forgotten by name, the events are not.
+@Suite struct LiveRetentionTests {
+  @Test func theOldestFinishedOperationsAreForgottenAndSaySo() throws {
+    let rt = LiveRuntime(retention: try LiveRetention(keepingFinished: 3))
+    let log = EventLog(rt)
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    for i in 0..<10 { try rt.addOperation(live("op\(i)"), work: .sync { _ in }, on: "q") }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    for i in 0..<7 { #expect(rt.state(of: "op\(i)") == nil, "op\(i) should be retired") }
+    for i in 7..<10 { #expect(rt.state(of: "op\(i)") == .finished) }
+    // A command on a retired operation is rejected, naming the retention.
+    guard case .rejected(let why) = rt.perform(.cancel(operation: "op0")) else {
+      Issue.record("cancelling a retired operation was applied")
+      return
+    }
+    #expect(why.contains("no operation named 'op0'") && why.contains("retention"))
+    #expect(throws: EngineError.unknownOperation("op0")) {
+      try rt.addOperation(live("late", deps: ["op0"]), work: .none, on: "q")
+    }
+    // Every event was published: a subscriber's projection has all ten, finished.
+    var projection = Projection()
+    for event in log.events { projection.apply(event) }
+    #expect(projection.operations.count == 10)
+    #expect(projection.operations.allSatisfy { $0.state == .finished })
+    #expect(log.finishOrder == (0..<10).map { "op\($0)" })
+  }
+
+  @Test func anOperationIsKeptWhileADependentHasNotFinished() throws {
+    let rt = LiveRuntime(retention: try LiveRetention(keepingFinished: 0))
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addQueue(QueueSpec(name: "held", suspended: true))
+    // a is declared first and enqueued last: with nothing kept, a finished a could go before b names it.
+    try rt.addOperation(live("a"), work: .sync { _ in })
+    try rt.addOperation(live("b", deps: ["a"]), work: .sync { _ in }, on: "held")
+    try rt.enqueue("a", on: "q")
+    #expect(rt.waitUntilFinished(["a"], timeout: liveTimeout))
+    // b still waits for its queue: a is remembered, so b's readiness can read it.
+    #expect(rt.state(of: "a") == .finished)
+    #expect(rt.perform(.resume(queue: "held")) == .applied)
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    // Once b finished, both go (a was tried again then).
+    #expect(rt.state(of: "a") == nil)
+    #expect(rt.state(of: "b") == nil)
+  }
+
+  @Test func retainingEverythingForgetsNothing() throws {
+    let rt = LiveRuntime(lints: [], retention: .all)
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))
+    for i in 0..<50 { try rt.addOperation(live("op\(i)"), work: .none, on: "q") }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    for i in 0..<50 { #expect(rt.state(of: "op\(i)") == .finished) }
+  }
+
+  @Test func aNegativeRetentionIsRefused() {
+    #expect(throws: EngineError.self) { try LiveRetention(keepingFinished: -1) }
+    #expect(LiveRetention.standard.finishedKept == 10_000)
+  }
+}
