@@ -29,17 +29,17 @@ public struct TextTrace: Sendable {
     let units = Int64((e.time * 1000).rounded())
     if units < 0 { out.append(UInt8(ascii: "-")) }
     let u = abs(units)
-    Self.appendDigits(UInt64(u / 1000), to: &out)
+    DecimalBytes.append(UInt64(u / 1000), to: &out)
     out.append(UInt8(ascii: "."))
     let frac = UInt64(u % 1000)
     if frac < 100 { out.append(UInt8(ascii: "0")) }
     if frac < 10 { out.append(UInt8(ascii: "0")) }
-    Self.appendDigits(frac, to: &out)
+    DecimalBytes.append(frac, to: &out)
     Self.padLeft(from: start, to: 9, in: &out)
     out.append(contentsOf: [0x20, 0x20])
     let seqStart = out.count
     if e.seq < 0 { out.append(UInt8(ascii: "-")) }
-    Self.appendDigits(UInt64(e.seq.magnitude), to: &out)
+    DecimalBytes.append(UInt64(e.seq.magnitude), to: &out)
     Self.padLeft(from: seqStart, to: 6, in: &out)
     out.append(contentsOf: [0x20, 0x20])
     let subject = e.kind.subject
@@ -52,17 +52,6 @@ public struct TextTrace: Sendable {
     }
     out.append(contentsOf: [0x20, 0x20])
     out.append(contentsOf: e.kind.summary.utf8)
-  }
-
-  /// Decimal digits of `value`, without building a string.
-  private static func appendDigits(_ value: UInt64, to out: inout [UInt8]) {
-    let start = out.count
-    var v = value
-    repeat {
-      out.append(UInt8(ascii: "0") + UInt8(v % 10))
-      v /= 10
-    } while v > 0
-    out[start...].reverse()
   }
 
   /// Right-aligns the ASCII text written since `start` in a column of `width`.
