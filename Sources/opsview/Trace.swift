@@ -77,6 +77,7 @@ struct Trace: ParsableCommand {
               + (unfinished.count > 12 ? ", …" : "")))
     }
     out.flush()
+    leaveToExit((s, runtime))
   }
 }
 
