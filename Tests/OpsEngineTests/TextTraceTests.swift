@@ -26,6 +26,11 @@ struct TextTraceTests {
     let text = TextTrace(names: ["büro", "a"])
     let events = [
       Event(seq: 1, time: 0, kind: .didStart(operation: "a")),
+      Event(
+        seq: 2, time: 1.5,
+        kind: .state(
+          operation: "a", from: .ready, to: .executing,
+          cause: .started(queue: "q", slot: 1, limit: 4, after: .slotFreed(by: "b")))),
       Event(seq: 42, time: 0.0005, kind: .didStart(operation: "büro")),
       Event(seq: 1_234_567, time: 12345.6789, kind: .didStart(operation: "日本語の名前")),
       Event(seq: 9, time: 2.1, kind: .didStart(operation: String(repeating: "x", count: 40))),
