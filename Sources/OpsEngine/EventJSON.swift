@@ -197,17 +197,23 @@ extension Event {
   public func appendJSONLine(to out: inout [UInt8]) {
     out.reserveCapacity(out.count + 192)
     out.append(contentsOf: #"{"seq":"#.utf8)
-    out.append(contentsOf: String(seq).utf8)
+    if seq < 0 { out.append(UInt8(ascii: "-")) }
+    DecimalBytes.append(UInt64(seq.magnitude), to: &out)
     out.append(contentsOf: #","time":"#.utf8)
-    out.append(contentsOf: formatSeconds(time).utf8)
+    DecimalBytes.appendSeconds(time, to: &out)
     out.append(contentsOf: #","type":"#.utf8)
     JSONValue.writeString(kind.type, into: &out)
+    if !appendFrequentFields(to: &out) { appendFields(to: &out) }
+    out.append(UInt8(ascii: "}"))
+  }
+
+  /// The fields after `type` through the general path (every kind).
+  func appendFields(to out: inout [UInt8]) {
     for (key, value) in kind.fields {
       out.append(UInt8(ascii: ","))
       JSONValue.writeString(key, into: &out)
       out.append(UInt8(ascii: ":"))
       value.write(into: &out)
     }
-    out.append(UInt8(ascii: "}"))
   }
 }

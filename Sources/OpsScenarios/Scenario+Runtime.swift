@@ -7,8 +7,13 @@ extension Scenario {
   /// A virtual runtime set up to play this scenario from time 0: queues added, every operation
   /// declared, the directly added ones enqueued (now, or scheduled at `addedAt`), actions scheduled.
   /// Produced operations and group children are left to whoever adds them while the scenario runs.
-  public func makeRuntime(recording: Bool = true) -> VirtualRuntime {
+  /// `observer` sees every event from the first one (setting up publishes some), so a writer that
+  /// streams them needs no `recording` (a copy of every event: most of the memory of a large run).
+  public func makeRuntime(
+    recording: Bool = true, observer: ((Event) -> Void)? = nil
+  ) -> VirtualRuntime {
     let runtime = VirtualRuntime(recording: recording)
+    if let observer { runtime.subscribe(replay: false, observer) }
     // A loaded scenario has been validated, so none of these throw; a hand-built one with bad names
     // gets as far as its names allow rather than crashing the board.
     for queue in queues { try? runtime.addQueue(queue) }

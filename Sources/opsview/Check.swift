@@ -20,6 +20,7 @@ struct Check: ParsableCommand {
         printSafe(
           "\(path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions, \(s.moments.count) moments)"
         )
+        leaveToExit(s)
       } catch let error as ScenarioError {
         failed = true
         for problem in error.problems { printSafe(problem.description) }

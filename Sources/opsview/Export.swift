@@ -69,6 +69,7 @@ struct Export: ParsableCommand {
       let text = try ExportFormat(rawValue: format.rawValue)!.render(
         exportSource, operation: operation)
       try file.commit(text)
+      leaveToExit(exportSource)
     } catch {
       file.discard()
       printError("opsview: \(error)")

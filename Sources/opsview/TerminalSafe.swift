@@ -32,8 +32,13 @@ enum TerminalSafe {
   /// A quick scan of the bytes: C0 and DEL are single bytes, C1 is 0xC2 followed by 0x80–0x9F.
   /// Newlines count only when `newlines`.
   static func needsEscaping(_ text: String, newlines: Bool) -> Bool {
+    needsEscaping(bytes: text.utf8, newlines: newlines)
+  }
+
+  /// `needsEscaping` over UTF-8 bytes already written to a buffer.
+  static func needsEscaping(bytes: some Sequence<UInt8>, newlines: Bool) -> Bool {
     var previous: UInt8 = 0
-    for byte in text.utf8 {
+    for byte in bytes {
       if byte < 0x20 && (newlines || byte != 0x0A) || byte == 0x7F { return true }
       if previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { return true }
       previous = byte

@@ -38,13 +38,14 @@ struct Trace: ParsableCommand {
       return try traceRecording()
     }
     let s = try source.resolve()
-    let runtime = s.makeRuntime()
     let out = BufferedOutput()
     var annotator: AnnotatorBox?
+    let runtime: VirtualRuntime
+    // The events stream straight to the output: no recording of them is kept.
     switch format {
     case .jsonl:
       // The JSON writer escapes every control character, C1 included: safe on a terminal as is.
-      runtime.subscribe { out.writeJSONLine(of: $0) }
+      runtime = s.makeRuntime(recording: false) { out.writeJSONLine(of: $0) }
     case .text:
       let names = s.queues.map(\.name) + s.operations.map(\.spec.name)
       let groups = s.operations.filter { $0.spec.kind == .group }.map(\.spec.name)
@@ -53,9 +54,11 @@ struct Trace: ParsableCommand {
       out.write(text.header)
       let box = AnnotatorBox(TraceAnnotator(text: text, explain: explain))
       annotator = box
-      runtime.subscribe { event in
-        for line in box.value.annotate(event) { out.write(TerminalSafe.escaped(line)) }
-        out.write(TerminalSafe.escaped(text.line(event), keepNewlines: false))
+      runtime = s.makeRuntime(recording: false) { event in
+        if box.value.explain {
+          for line in box.value.annotate(event) { out.write(TerminalSafe.escaped(line)) }
+        }
+        out.writeTraceLine(of: event, text)
       }
     }
     runtime.run(until: until)
@@ -74,6 +77,7 @@ struct Trace: ParsableCommand {
               + (unfinished.count > 12 ? ", …" : "")))
     }
     out.flush()
+    leaveToExit((s, runtime))
   }
 }
 
@@ -135,6 +139,18 @@ final class BufferedOutput {
   /// An event's JSON line, written straight into the buffer.
   func writeJSONLine(of event: Event) {
     event.appendJSONLine(to: &buffer)
+    buffer.append(UInt8(ascii: "\n"))
+    if buffer.count > 1 << 16 { flush() }
+  }
+
+  /// An event's text trace line, escaped (see `TerminalSafe`), written straight into the buffer.
+  func writeTraceLine(of event: Event, _ text: TextTrace) {
+    let start = buffer.count
+    text.appendLine(event, to: &buffer)
+    if TerminalSafe.needsEscaping(bytes: buffer[start...], newlines: true) {
+      buffer.removeSubrange(start...)
+      buffer.append(contentsOf: TerminalSafe.escaped(text.line(event), keepNewlines: false).utf8)
+    }
     buffer.append(UInt8(ascii: "\n"))
     if buffer.count > 1 << 16 { flush() }
   }

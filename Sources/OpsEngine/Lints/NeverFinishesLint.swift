@@ -16,8 +16,9 @@ public struct NeverFinishesLint: Lint {
   public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
     switch event.kind {
     case .state(let o, _, .executing, _):
-      guard let op = p.operation(named: o), op.kind != .group else { return }
-      deadlines.set(o, at: event.time + Self.limit(for: op))
+      // Fields read in place rather than a copy of the whole record, on every start.
+      guard let i = p.index(ofOperation: o), p.operations[i].kind != .group else { return }
+      deadlines.set(o, at: event.time + Self.limit(work: p.operations[i].work))
     case .state(let o, .executing, _, _):
       deadlines.remove(o)
     default:
@@ -25,9 +26,9 @@ public struct NeverFinishesLint: Lint {
     }
   }
 
-  static func limit(for op: OperationInfo) -> Double {
-    max(factor * max(op.work ?? 1, 1), minimum)
-  }
+  static func limit(for op: OperationInfo) -> Double { limit(work: op.work) }
+
+  static func limit(work: Double?) -> Double { max(factor * max(work ?? 1, 1), minimum) }
 
   public mutating func nextDeadline() -> Double? { deadlines.earliest() }
 

@@ -9,11 +9,15 @@ public struct RanAfterFailedDependencyLint: Lint {
   public init() {}
 
   public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
-    guard case .didStart(let o) = event.kind, let op = p.operation(named: o) else { return }
-    for d in op.dependencies {
-      guard let dep = p.operation(named: d), dep.cancelled || !dep.errors.isEmpty else { continue }
+    // Fields read in place: copying whole records (every field retained) on every start was
+    // measurable at 50,000 operations.
+    guard case .didStart(let o) = event.kind, let i = p.index(ofOperation: o) else { return }
+    for d in p.operations[i].dependencies {
+      guard let j = p.index(ofOperation: d) else { continue }
+      let cancelled = p.operations[j].cancelled
+      guard cancelled || !p.operations[j].errors.isEmpty else { continue }
       out.raise(
-        o, "\(o) ran although its dependency \(d) \(dep.cancelled ? "was cancelled" : "failed").")
+        o, "\(o) ran although its dependency \(d) \(cancelled ? "was cancelled" : "failed").")
       return
     }
   }

@@ -347,13 +347,15 @@ public struct Projection: Sendable, Equatable {
   }
 
   /// Anyone of lower priority who was ready and waiting in the same queue has just been overtaken.
+  /// Reads the starter's fields in place: a copy of its record, and of its queue's, on every start
+  /// was a measurable part of the fold at 50,000 operations.
   private mutating func noteOvertaken(by i: Int) {
-    let started = operations[i]
-    guard let q = queue(named: started.queue) else { return }
-    for level in 0..<started.priority.level {
+    let level = operations[i].priority.level
+    guard level > 0, let qi = queueIndex[operations[i].queue] else { return }
+    for lower in 0..<level where !queues[qi].readyByPriority[lower].isEmpty {
       // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
-      for m in q.readyByPriority[level].sorted() where !operations[m].cancelled {
-        operations[m].overtakenBy.append(started.name)
+      for m in queues[qi].readyByPriority[lower].sorted() where !operations[m].cancelled {
+        operations[m].overtakenBy.append(operations[i].name)
         lastOvertaken.append(operations[m].name)
       }
     }
