@@ -42,7 +42,8 @@ extension BoardSession {
   /// for any key that would move them.
   func quizHolds(_ action: BoardAction) -> Bool {
     guard quizQuestion != nil,
-      ![.quit, .help, .redraw, .toggleQuiz, .answerQuiz, .closeQuiz, .back].contains(action)
+      ![.quit, .help, .redraw, .toggleQuiz, .toggleTheme, .answerQuiz, .closeQuiz, .back]
+        .contains(action)
     else { return false }
     ui.status = StatusMessage("answer first: ↑↓ choose, Enter answers, Esc puts it away")
     return true

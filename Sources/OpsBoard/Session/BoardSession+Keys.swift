@@ -203,6 +203,7 @@ extension BoardSession {
       .continueMoment where quizTakes(action):
       break
     case .toggleQuiz: toggleQuiz()
+    case .toggleTheme: toggleTheme()
     case .answerQuiz: answerQuiz(input)
     case .closeQuiz: closeQuiz()
     case .step: step()
