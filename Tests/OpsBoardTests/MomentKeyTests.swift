@@ -60,4 +60,22 @@ struct MomentKeyTests {
     press(s, .enter, .escape, .character("m"))
     #expect(s.view == .presenter)
   }
+
+  /// Found in tmux: Enter in the presenter, the clock playing, and the next moment came while the
+  /// detail view was open; its caption went over the full board and Esc left the presenter.
+  @Test func aMomentReachedInTheDetailViewOpenedFromThePresenterGoesOverThePresenter() throws {
+    let s = momentSession(try #require(Catalog.named("tour")))
+    s.present()
+    s.advance(by: 100)
+    press(s, .escape, .enter)
+    #expect(s.view == .detail)
+    press(s, .character("m"))
+    s.advance(by: 100)
+    #expect(s.currentMoment?.index == 1)
+    let text = screenText(s)
+    #expect(text.contains("State machine"), "\(text)")
+    #expect(!text.contains("─ Log"), "\(text)")
+    press(s, .escape)
+    #expect(s.view == .presenter)
+  }
 }

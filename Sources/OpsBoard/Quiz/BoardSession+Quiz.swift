@@ -88,7 +88,7 @@ extension BoardSession {
     setPaused(true)
     var view = QuizView()
     view.question = question
-    view.returnView = ui.view == .presenter || ui.view == .moment ? ui.view : .board
+    view.returnView = ui.view == .moment ? .moment : isPresenting ? .presenter : .board
     view.overPresenter = isPresenting
     view.score = quiz
     ui.views[.quiz] = view
