@@ -14,6 +14,8 @@ struct QuizRevealFooterTests {
     #expect(s.quizQuestion != nil)
     let asking = try #require(screenLines(s).last)
     #expect(asking.contains("Enter answer"), "\(asking)")
+    // `.` only says "answer first" while a question waits: the footer does not offer it.
+    #expect(!asking.contains(". step"), "\(asking)")
     press(s, .enter)
     #expect(s.quizReveal != nil)
     let footer = try #require(screenLines(s).last)

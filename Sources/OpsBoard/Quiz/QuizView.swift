@@ -38,7 +38,8 @@ struct QuizView: ViewComponent {
       .closeQuiz, [.key(.escape)], "put the question away unanswered, or close the reveal",
       group: .views, footer: "back"),
   ]
-  static let footer: [BoardAction] = [.up, .down, .answerQuiz, .closeQuiz, .step]
+  /// While asking: `.` waits for the answer, so it is not offered (the reveal has its own footer).
+  static let footer: [BoardAction] = [.up, .down, .answerQuiz, .closeQuiz]
 
   enum Phase: Equatable {
     case asking
