@@ -70,6 +70,11 @@ final class TmuxSession {
     (try? run(["capture-pane", "-p", "-t", "e2e"])) ?? ""
   }
 
+  /// The visible screen with its colours and attributes as SGR escape sequences (`capture-pane -e`).
+  func captureStyled() -> String {
+    (try? run(["capture-pane", "-p", "-e", "-t", "e2e"])) ?? ""
+  }
+
   func resize(width: Int, height: Int) throws {
     try run(["resize-window", "-t", "e2e", "-x", "\(width)", "-y", "\(height)"])
   }

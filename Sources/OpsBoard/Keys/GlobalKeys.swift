@@ -16,7 +16,7 @@ enum GlobalKeys {
       footer: "next moment"),
     KeyBinding(
       .toggleQuiz, [.char("Q")],
-      "quiz: predict before each step and at each moment", group: .clock),
+      "quiz: predict before each step and moment", group: .clock),
     KeyBinding(
       .restart, [.char("r")],
       "restart from the beginning, reading the scenario again (asks y/n)", group: .clock),
@@ -42,6 +42,8 @@ enum GlobalKeys {
       .help, [.char("?"), .key(.function(1))], "this help (pauses the clock while open)",
       group: .other, footer: "help", pinned: true),
     KeyBinding(.redraw, [.key(.ctrl("l"))], "redraw the screen", group: .other),
+    KeyBinding(
+      .toggleTheme, [.char("T")], "high-contrast theme on or off (--theme)", group: .other),
     KeyBinding(.quit, [.char("q")], "quit", group: .other, footer: "quit", pinned: true),
   ]
 }

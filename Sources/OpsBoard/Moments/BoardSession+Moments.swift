@@ -16,6 +16,11 @@ extension BoardSession {
     return (i, moments.moments.count, moments.moments[i])
   }
 
+  /// Where the caption on screen returns to: the presenter layout when it was drawn over it.
+  var momentReturnView: BoardView {
+    (ui.views[.moment] as? MomentView)?.overPresenter == true ? .presenter : .board
+  }
+
   /// The moments reached so far in this run, in the order reached (indices into the scenario's list).
   public var reachedMoments: [Int] { moments.reached }
 
@@ -43,7 +48,7 @@ extension BoardSession {
     // The operation the moment is about is the one the board explains.
     if case .state(let operation, _) = moments.moments[i].trigger { select(operation: operation) }
     ui.view = .moment
-    ui.returnView = overPresenter ? .presenter : .board
+    ui.returnView = momentReturnView
     let key = keyMap.keyLabel(.nextMoment, in: .moment) ?? "m"
     ui.status = StatusMessage(
       "moment \(i + 1) of \(moments.moments.count) at \(clockText(liveModel.now))s: "

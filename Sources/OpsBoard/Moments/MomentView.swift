@@ -12,7 +12,10 @@ struct MomentView: ViewComponent {
   static let bindings: [KeyBinding] = [
     KeyBinding(
       .continueMoment, [.char(" ")],
-      "as m: close the caption and play on (Esc closes it and stays paused)", group: .clock)
+      "as m: close the caption and play on (Esc closes it and stays paused)", group: .clock),
+    KeyBinding(
+      .openDetail, [.key(.enter)], "details of the selected operation (Esc comes back here)",
+      group: .views),
   ]
   static let footer: [BoardAction] = [.nextMoment, .step, .back, .eventBack, .eventForward]
 

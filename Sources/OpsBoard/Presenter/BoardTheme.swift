@@ -22,3 +22,18 @@ public enum BoardTheme: String, Sendable, CaseIterable {
     }
   }
 }
+
+extension BoardAction {
+  /// Switches between the standard and the high-contrast theme (a projector washes one out).
+  public static let toggleTheme = BoardAction("toggleTheme")
+}
+
+extension BoardSession {
+  func toggleTheme() {
+    theme = theme == .highContrast ? .standard : .highContrast
+    ui.status = StatusMessage(
+      theme == .highContrast
+        ? "theme high-contrast: nothing dim, no grey, colours bold; T again: standard"
+        : "theme standard; T again: high-contrast")
+  }
+}

@@ -100,10 +100,12 @@ extension BoardSession {
   /// Opens the presenter layout (`play --present`).
   public func present() { open(.presenter) }
 
-  /// Whether the presenter layout is on screen, itself or under a moment's caption or a question.
+  /// Whether the presenter layout is on screen, itself or under a moment's caption or a question,
+  /// or is where the detail view returns to (a moment or question reached there goes over it).
   var isPresenting: Bool {
     switch ui.view {
     case .presenter: true
+    case .detail: ui.returnView == .presenter
     case .moment: (ui.views[.moment] as? MomentView)?.overPresenter == true
     case .quiz: (ui.views[.quiz] as? QuizView)?.overPresenter == true
     default: false

@@ -42,7 +42,8 @@ extension BoardSession {
   /// for any key that would move them.
   func quizHolds(_ action: BoardAction) -> Bool {
     guard quizQuestion != nil,
-      ![.quit, .help, .redraw, .toggleQuiz, .answerQuiz, .closeQuiz, .back].contains(action)
+      ![.quit, .help, .redraw, .toggleQuiz, .toggleTheme, .answerQuiz, .closeQuiz, .back]
+        .contains(action)
     else { return false }
     ui.status = StatusMessage("answer first: ↑↓ choose, Enter answers, Esc puts it away")
     return true
@@ -87,7 +88,7 @@ extension BoardSession {
     setPaused(true)
     var view = QuizView()
     view.question = question
-    view.returnView = ui.view == .presenter || ui.view == .moment ? ui.view : .board
+    view.returnView = ui.view == .moment ? .moment : isPresenting ? .presenter : .board
     view.overPresenter = isPresenting
     view.score = quiz
     ui.views[.quiz] = view

@@ -38,7 +38,8 @@ struct QuizView: ViewComponent {
       .closeQuiz, [.key(.escape)], "put the question away unanswered, or close the reveal",
       group: .views, footer: "back"),
   ]
-  static let footer: [BoardAction] = [.up, .down, .answerQuiz, .closeQuiz, .step]
+  /// While asking: `.` waits for the answer, so it is not offered (the reveal has its own footer).
+  static let footer: [BoardAction] = [.up, .down, .answerQuiz, .closeQuiz]
 
   enum Phase: Equatable {
     case asking
@@ -119,6 +120,26 @@ extension BoardRenderer {
       }
     }
     return lines
+  }
+
+  /// After the answer the choice keys do nothing: the footer says what Enter, Esc and `.` do then
+  /// (read from the key map). Nil while asking, or when no reveal is on screen.
+  func quizRevealFooter(_ ui: BoardUIState) -> [FooterItem]? {
+    guard ui.view == .quiz, let view = ui.views[.quiz] as? QuizView, view.phase != .asking
+    else { return nil }
+    let close = [
+      keyMap.keyLabel(.answerQuiz, in: .quiz, ascii: ascii),
+      keyMap.keyLabel(.closeQuiz, in: .quiz, ascii: ascii),
+    ].compactMap { $0 }
+    var items = [
+      FooterItem(
+        keys: close.joined(separator: "/"), label: "close", actions: [.answerQuiz, .closeQuiz],
+        pinned: false)
+    ]
+    if let step = keyMap.keyLabel(.step, in: .quiz, ascii: ascii) {
+      items.append(FooterItem(keys: step, label: "next question", actions: [.step], pinned: false))
+    }
+    return items
   }
 
   /// The box at the bottom of `r`.

@@ -194,6 +194,7 @@ struct BoardRenderer {
           keys: item.keys, label: "play", actions: item.actions, pinned: item.pinned)
       }
       if info.replaying != nil { items = replayFooter() + items.filter(\.pinned) }
+      if let reveal = quizRevealFooter(ui) { items = reveal + items.filter(\.pinned) }
     }
     let pinned = items.filter(\.pinned)
     let pinnedWidth = pinned.reduce(0) { $0 + $1.text.count + 2 }

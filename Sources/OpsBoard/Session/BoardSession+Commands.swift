@@ -58,10 +58,15 @@ extension BoardSession {
     return outcome
   }
 
-  func suspendOrResume() {
-    // Decide from everything the engine did (a moment may hold events back): `send` reveals them
-    // before the command anyway, and a decision on the older state would be refused.
+  /// Decide from everything the engine did: a moment may hold events back (the limit a scripted
+  /// action just set), `send` reveals them before the command anyway, and a decision on the older
+  /// state would be refused or act on an outdated value.
+  private func showHeldBack() {
     if replay == nil { revealAll() }
+  }
+
+  func suspendOrResume() {
+    showHeldBack()
     guard let q = currentQueue else {
       ui.status = StatusMessage("no queue to suspend yet", .rejected)
       return
@@ -78,6 +83,7 @@ extension BoardSession {
   /// `+` raises the limit by one; from ∞ there is nothing higher. `-` lowers it by one down to 0;
   /// from ∞ it sets the number currently executing (at least 1), so nothing running is affected.
   func changeLimit(up: Bool) {
+    showHeldBack()
     guard let q = currentQueue else {
       ui.status = StatusMessage("no queue selected", .rejected)
       return
@@ -109,6 +115,7 @@ extension BoardSession {
 
   /// `*`: back to no limit (Foundation's default, -1).
   func removeLimit() {
+    showHeldBack()
     guard let q = currentQueue else {
       ui.status = StatusMessage("no queue selected", .rejected)
       return
@@ -125,6 +132,7 @@ extension BoardSession {
   }
 
   func cancelSelected() {
+    showHeldBack()
     guard let op = selectedOrRefuse("cancel") else { return }
     let name = op.name
     let state = op.state

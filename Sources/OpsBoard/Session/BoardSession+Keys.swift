@@ -203,6 +203,7 @@ extension BoardSession {
       .continueMoment where quizTakes(action):
       break
     case .toggleQuiz: toggleQuiz()
+    case .toggleTheme: toggleTheme()
     case .answerQuiz: answerQuiz(input)
     case .closeQuiz: closeQuiz()
     case .step: step()
@@ -248,7 +249,8 @@ extension BoardSession {
   private func back() {
     if ui.view != .board {
       ui.view = ui.view == .detail || ui.view == .moment ? ui.returnView : .board
-      ui.returnView = .board
+      // Back at a caption (from its detail view): the caption's own way back, not the board.
+      ui.returnView = ui.view == .moment ? momentReturnView : .board
     } else if ui.shared.operations.isFiltered {
       var list = ui.shared.operations
       list.setQuery("")
