@@ -39,7 +39,13 @@ public final class VirtualRuntime {
     self.recording = recording
     publisher = EventPublisher(lints: lints)
     core = EngineCore(host: self)
-    core.sink = { [unowned self] event in publisher.publish(event.kind, at: event.time) }
+    // The next lint wake-up is asked for once, when the agenda is next consulted (`settleWakes`), not
+    // after every event: nothing can wake in between, and asking each lint after every event was a
+    // few percent of a long run.
+    core.sink = { [unowned self] event in
+      publisher.publish(event.kind, at: event.time, rescheduling: false)
+      wakeUnsettled = true
+    }
     publisher.deliver = { [unowned self] event in
       if recording { events.append(event) }
       for s in subscribers { s(event) }
@@ -83,8 +89,16 @@ public final class VirtualRuntime {
     isIdle ? nil : agenda.min.map { Double($0.time) / 1_000_000 }
   }
 
-  /// A lint wake-up that was replaced by a later request is dropped without moving the clock.
+  /// Events were published since the lints were last asked for their next wake-up.
+  private var wakeUnsettled = false
+
+  /// Asks for the lints' next wake-up if events came since; then a lint wake-up that was replaced by a
+  /// later request is dropped without moving the clock.
   private func dropStaleWakes() {
+    if wakeUnsettled {
+      wakeUnsettled = false
+      publisher.rescheduleWake()
+    }
     while let top = agenda.min, case .lintWake(let token) = top.action,
       !publisher.isLive(token: token)
     {
