@@ -37,6 +37,18 @@ enum Spawn {
     return unsafeBitCast(symbol, to: CloseFrom.self)
   }()
 
+  /// A child starts with no signal blocked and every handler at its default: the mask of a Swift
+  /// concurrency thread (nearly every signal blocked) must not reach it, or SIGTERM would not stop it.
+  static func resetSignals(_ attributes: inout posix_spawnattr_t) {
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  }
+
   /// Runs `arguments[0]` with stdin from /dev/null, stdout captured (or discarded) and stderr
   /// discarded; returns the exit status (128 + n for signal n) and what it printed.
   static func run(_ arguments: [String], captureOutput: Bool = true) throws -> Result {
@@ -59,13 +71,7 @@ enum Spawn {
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     if let closeFrom = closeFromAction { _ = closeFrom(&actions, 3) }
 
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    resetSignals(&attributes)
 
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
