@@ -1,24 +1,8 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// An operation's work, started by the engine and waiting for (or run by) a worker thread of the live
 /// runtime. Running it returns the next job the same thread takes over at once, if any: always the
-/// oldest waiting one of its QoS level.
+/// oldest waiting one of its QoS level, already taken (see `LiveRuntime.nextJob`).
 struct LiveJob: Sendable {
-  let run: @Sendable () -> TakenJob?
-}
-
-/// A job a worker took, with its place in the order in which the jobs of its level were taken: the
-/// worker calls it only once every job taken before it has been called (`LiveRuntime.waitForTurn`).
-struct TakenJob {
-  let job: LiveJob
-  let level: Int
-  let turn: Int
+  let run: @Sendable () -> LiveJob?
 }
 
 /// The started jobs of one QoS level not yet taken by a worker, oldest first: the order of their
@@ -28,6 +12,7 @@ struct LiveJobQueue {
   private var head = 0
 
   var isEmpty: Bool { head == items.count }
+  var count: Int { items.count - head }
 
   mutating func append(_ job: LiveJob) { items.append(job) }
 
@@ -46,16 +31,5 @@ struct LiveJobQueue {
       head = 0
     }
     return job
-  }
-}
-
-/// Lets another thread run, for a worker waiting its turn behind one that took a job just before it:
-/// the first few times only yields the core (the wait is usually a matter of microseconds), then sleeps
-/// briefly, so waiting threads never keep the cores from the one they wait for.
-func pauseThread(attempt: Int) {
-  if attempt < 3 {
-    sched_yield()
-  } else {
-    usleep(20)
   }
 }

@@ -57,11 +57,8 @@ public final class LiveRuntime: @unchecked Sendable {
   @exclusivity(unchecked) private var requestedWorker = Array(
     repeating: 0, count: QualityOfService.byIndex.count)
   @exclusivity(unchecked) private var lastWorkerID = 0
-  /// By QoS index: how many jobs workers have taken (the next one's turn), and how many of them have
-  /// been called. The watchdog sees a level make no progress from the first.
+  /// By QoS index: how many jobs workers have taken. The watchdog sees a level make no progress from it.
   @exclusivity(unchecked) private var jobsTaken = Array(
-    repeating: 0, count: QualityOfService.byIndex.count)
-  @exclusivity(unchecked) private var jobsCalled = Array(
     repeating: 0, count: QualityOfService.byIndex.count)
   @exclusivity(unchecked) private var watchdogArmed = false
   /// `jobsTaken` when the watchdog was armed.
@@ -145,12 +142,12 @@ public final class LiveRuntime: @unchecked Sendable {
 
   /// Queues the jobs started in the step, wakes waiters, releases the lock, then dispatches. A worker
   /// that just finished an operation at QoS level `handOff` takes over the oldest job waiting at that
-  /// level (returned; see `takeOverWaitingJob`) instead of waking another thread for it; the worker for
-  /// the jobs still waiting is requested before it runs that job.
+  /// level (returned) instead of waking another thread for it: a worker is requested only for the jobs
+  /// after that one, and the job is taken last, once the locks are released and the dispatches done, so
+  /// nothing that can block lies between taking it and calling it (see `nextJob`).
   @discardableResult
-  private func endStep(handOff level: Int? = nil) -> TakenJob? {
-    var next: TakenJob?
-    if level != nil || !startedJobs.isEmpty {
+  private func endStep(handOff handOffLevel: Int? = nil) -> LiveJob? {
+    if !startedJobs.isEmpty {
       jobLock.lock()
       var levels: UInt8 = 0
       for (level, job) in startedJobs {
@@ -158,11 +155,11 @@ public final class LiveRuntime: @unchecked Sendable {
         levels |= 1 << level
       }
       startedJobs.removeAll(keepingCapacity: true)
-      if let level { next = takeOverWaitingJob(at: level) }
       while levels != 0 {
         let level = levels.trailingZeroBitCount
         levels &= levels - 1
-        if requestedWorker[level] == 0 && !waitingJobs[level].isEmpty {
+        let reserved = level == handOffLevel ? 1 : 0
+        if requestedWorker[level] == 0 && waitingJobs[level].count > reserved {
           requestWorker(at: level, onNewThread: false, into: &launches)
         }
       }
@@ -182,7 +179,7 @@ public final class LiveRuntime: @unchecked Sendable {
     // A short delay gathers events into larger batches: the delivery thread then takes the lock once per
     // batch instead of competing for it at every step.
     if startDrain { delivery.asyncAfter(deadline: .now() + .microseconds(200)) { self.drain() } }
-    return next
+    return handOffLevel.map(nextJob(at:)) ?? nil
   }
 
   /// The core's sink: bookkeeping for waiters and cancellation flags, then buffering for delivery.
@@ -432,7 +429,7 @@ public final class LiveRuntime: @unchecked Sendable {
 
   /// The work of an operation returned (or an async one called finish). Called on a worker of QoS
   /// `level`, it returns the next job for that worker to run.
-  private func workReturned(_ id: Int, errors: [String], level: Int? = nil) -> TakenJob? {
+  private func workReturned(_ id: Int, errors: [String], level: Int? = nil) -> LiveJob? {
     beginStep()
     let noticed = contexts[id]?.noticedCancelAt
     contexts[id] = nil
@@ -456,51 +453,22 @@ public final class LiveRuntime: @unchecked Sendable {
   /// as full (its threads blocked in work, or busy elsewhere): the level gets a new thread.
   private static let stallLimit = 0.001
 
-  /// The oldest job waiting at `level`, taken by the calling worker. Under `jobLock`.
-  private func takeWaitingJob(at level: Int) -> TakenJob? {
-    guard let job = waitingJobs[level].popFirst() else { return nil }
-    let turn = jobsTaken[level]
-    jobsTaken[level] = turn &+ 1
-    return TakenJob(job: job, level: level, turn: turn)
-  }
-
-  /// For a worker that just finished a job: the oldest job waiting at `level`, unless another worker
-  /// has taken one it has not called yet. That worker comes back for the next job itself if its work
-  /// is short, and otherwise the worker requested for the waiting jobs takes it (this one returns its
-  /// thread to Dispatch, which can run that request at once): workers never queue up behind each other
-  /// in `waitForTurn`. Under `jobLock`.
-  private func takeOverWaitingJob(at level: Int) -> TakenJob? {
-    jobsCalled[level] == jobsTaken[level] ? takeWaitingJob(at: level) : nil
+  /// Takes the oldest job waiting at `level` for the calling worker, which calls it at once. Jobs begin
+  /// in the order they are taken, which is the order of their `executing` events: taking is the last
+  /// thing a worker does under a lock before the call (any dispatch it has to make is made before), as
+  /// a job is the last thing a Foundation worker dequeues before calling it.
+  private func nextJob(at level: Int) -> LiveJob? {
+    jobLock.lock()
+    let job = waitingJobs[level].popFirst()
+    if job != nil { jobsTaken[level] &+= 1 }
+    jobLock.unlock()
+    return job
   }
 
   /// Runs a worker's jobs: the one it took, then each one it is handed after it.
-  private func work(_ first: TakenJob?) {
+  private func work(_ first: LiveJob?) {
     var next = first
-    while let taken = next {
-      waitForTurn(taken)
-      next = taken.job.run()
-    }
-  }
-
-  /// Returns once every job of the level taken before this one has been called. Jobs are taken oldest
-  /// first under the lock, but two workers taking two jobs one after the other then race to call them
-  /// (the first may still be dispatching the worker requested for the jobs left, or be preempted): the
-  /// later one waits here for the earlier one, which has only non-blocking steps left before its call.
-  /// It polls rather than being woken: a wake-up sent the moment the earlier job is called would often
-  /// preempt that thread before its work's first statement.
-  private func waitForTurn(_ taken: TakenJob) {
-    var attempts = 0
-    while true {
-      jobLock.lock()
-      if jobsCalled[taken.level] == taken.turn {
-        jobsCalled[taken.level] = taken.turn &+ 1
-        jobLock.unlock()
-        return
-      }
-      jobLock.unlock()
-      pauseThread(attempt: attempts)
-      attempts += 1
-    }
+    while let job = next { next = job.run() }
   }
 
   /// Asks Dispatch for a worker for the jobs waiting at `level`, replacing any request not yet begun.
@@ -528,9 +496,9 @@ public final class LiveRuntime: @unchecked Sendable {
     if !watchdogArmed { armWatchdog(into: &launches) }
   }
 
-  /// A requested worker has a thread: unless its request was replaced, it takes the oldest waiting job
-  /// (there may be none left: a finishing worker took it), requests the next worker if more jobs wait,
-  /// then runs its job and each one it is handed after it.
+  /// A requested worker has a thread: unless its request was replaced, it requests the next worker if
+  /// more than one job waits, then takes the oldest (there may be none left: a finishing worker or the
+  /// next worker took it) and runs it and each one it is handed after it.
   private func workerBegan(at level: Int, id: Int) {
     jobLock.lock()
     guard requestedWorker[level] == id else {
@@ -538,23 +506,13 @@ public final class LiveRuntime: @unchecked Sendable {
       return
     }
     requestedWorker[level] = 0
-    let first = takeWaitingJob(at: level)
     var launching: [Launch] = []
-    if !waitingJobs[level].isEmpty {
+    if waitingJobs[level].count > 1 {
       requestWorker(at: level, onNewThread: false, into: &launching)
     }
     jobLock.unlock()
     for launch in launching { launch.run() }
-    work(first)
-  }
-
-  /// After a job that does not report its end through `workReturned` (async work, block operations):
-  /// the oldest job waiting at `level`, for the same worker.
-  private func nextJob(at level: Int) -> TakenJob? {
-    jobLock.lock()
-    let job = takeOverWaitingJob(at: level)
-    jobLock.unlock()
-    return job
+    work(nextJob(at: level))
   }
 
   /// Under `jobLock`.
@@ -573,9 +531,8 @@ public final class LiveRuntime: @unchecked Sendable {
     var waiting = false
     for level in waitingJobs.indices where !waitingJobs[level].isEmpty {
       waiting = true
-      // No job taken since it was armed, and none taken but not yet called. (When one is, the level
-      // waits for a thread it already has, about to call it: another thread would only wait too.)
-      if jobsTaken[level] == jobsTakenWhenArmed[level] && jobsCalled[level] == jobsTaken[level] {
+      // No job taken since it was armed.
+      if jobsTaken[level] == jobsTakenWhenArmed[level] {
         requestWorker(at: level, onNewThread: true, into: &launching)
       }
     }

@@ -33,16 +33,20 @@ public final class EventPublisher {
     emit(kind, at: time)
     guard !lints.isEmpty else { return }
     let event = Event(seq: seq, time: time, kind: kind)
-    // One copy of the projection for all the lints: passing the stored property copies it (a retain
-    // of every field) once per lint. A raised warning changes it: take a fresh copy then.
-    var current = projection
+    // The lints read the projection moved out into a local, not a copy: passing the stored property
+    // copies it (a retain and a release of each of its fields, for every event). It is moved back
+    // while a raised warning is folded into it.
+    var current = Projection()
+    swap(&current, &projection)
     for i in lints.indices {
       var out = LintOutput()
       lints[i].check(after: event, in: current, &out)
       guard !out.findings.isEmpty else { continue }
+      swap(&current, &projection)
       raise(out, by: i, at: time)
-      current = projection
+      swap(&current, &projection)
     }
+    swap(&current, &projection)
     if rescheduling { rescheduleWake() }
   }
 
