@@ -53,7 +53,7 @@ public enum JSONValue: Sendable, Equatable {
   /// A JSON string. Besides what JSON requires (controls, `"` and `\`), DEL and the C1 controls
   /// (U+0080–U+009F, which terminals obey as escape sequences) are written as `\u00XX`, so a line
   /// printed to a terminal can never move the cursor or change its title (`trace --format jsonl`).
-  static func writeString(_ s: String, into out: inout [UInt8]) {
+  public static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Almost every string (names, types, keys) has nothing to escape: copy its bytes at once.
     let copied =

@@ -1,26 +1,6 @@
 /// Each format's own escaping of user text (operation, queue, condition names, messages, notes).
 /// Everything a name touches goes through one of these; ids are generated, never taken from names.
 enum Escape {
-  /// A JSON string literal, quotes included (RFC 8259 §7: `"`, `\` and control characters; DEL
-  /// too, which Perfetto's reader refuses raw).
-  static func json(_ s: String) -> String {
-    var out = "\""
-    out.reserveCapacity(s.utf8.count + 2)
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += "\\u00" + hex2(scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
   /// Text or an attribute value in XML (SVG). Characters XML 1.0 forbids become U+FFFD.
   static func xml(_ s: String) -> String {
     var out = ""
@@ -97,10 +77,5 @@ enum Escape {
       }
     }
     return out
-  }
-
-  private static func hex2(_ v: UInt32) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(v >> 4)], digits[Int(v & 0xF)]])
   }
 }

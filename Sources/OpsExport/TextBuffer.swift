@@ -1,3 +1,5 @@
+import OpsEngine
+
 /// Output built as UTF-8 bytes. The big exports (50,000 operations make tens of megabytes) are
 /// written several times faster this way than by appending interpolated Strings.
 struct TextBuffer {
@@ -36,19 +38,8 @@ struct TextBuffer {
     }
   }
 
-  /// A quoted JSON string (`Escape.json` when anything needs escaping).
-  mutating func addJSON(_ s: String) {
-    let plain = s.utf8.allSatisfy { byte in
-      byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-    }
-    if plain {
-      bytes.append(UInt8(ascii: "\""))
-      add(s)
-      bytes.append(UInt8(ascii: "\""))
-    } else {
-      add(Escape.json(s))
-    }
-  }
+  /// A quoted JSON string, escaped as the engine's event lines are (one writer for all JSON text).
+  mutating func addJSON(_ s: String) { JSONValue.writeString(s, into: &bytes) }
 
   /// XML text or attribute content (`Escape.xml` when anything needs escaping).
   mutating func addXML(_ s: String) {
