@@ -18,6 +18,16 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     }
   }
 
+  /// The same output as UTF-8 bytes: the big formats are built as bytes, and a String of tens of
+  /// megabytes would be validated and copied twice on its way to the file.
+  public func renderBytes(_ source: ExportSource, operation: String? = nil) throws -> [UInt8] {
+    switch self {
+    case .perfetto: PerfettoExport.renderBytes(source)
+    case .svg: SVGTimeline.renderBytes(source)
+    default: Array(try render(source, operation: operation).utf8)
+    }
+  }
+
   public var summary: String {
     switch self {
     case .perfetto: "Chrome/Perfetto Trace Event JSON, for ui.perfetto.dev and chrome://tracing"

@@ -8,21 +8,25 @@ public struct ExportSource: Sendable {
   public var title: String
   /// The scenario's notes (Markdown written by its author), empty for a bare recording.
   public var lesson: String
-  /// Every event in order (the handout's trace table reads them one by one).
+  /// The events in order: all of them, or (for an export of a long run, see `eventCount`) the first
+  /// ones, at least as many as the handout's trace table shows.
   public var events: [Event]
+  /// How many events the run had in all.
+  public var eventCount: Int
   /// The projection after the last event: what every picture draws.
   public var projection: Projection
   /// The clock when the export was taken: an unfinished state lasts until then.
   public var end: Double
 
   public init(
-    id: String, title: String, lesson: String, events: [Event], projection: Projection,
-    end: Double
+    id: String, title: String, lesson: String, events: [Event], eventCount: Int? = nil,
+    projection: Projection, end: Double
   ) {
     self.id = id
     self.title = title
     self.lesson = lesson
     self.events = events
+    self.eventCount = max(eventCount ?? events.count, events.count)
     self.projection = projection
     self.end = max(end, projection.now)
   }

@@ -10,13 +10,16 @@ public enum MarkdownHandout {
 
   /// `maxTraceRows`: events in the trace table (a handout, not a log: the why lines of a long run
   /// cost time too); a longer run says how many it left out.
-  public static func render(_ source: ExportSource, maxTraceRows: Int = 2_000) -> String {
+  public static let defaultTraceRows = 2_000
+
+  public static func render(_ source: ExportSource, maxTraceRows: Int = defaultTraceRows) -> String
+  {
     let p = source.projection
     let title = source.title.isEmpty ? source.id : source.title
     var out = "# \(Escape.markdown(title))\n\n"
     out +=
       "Scenario **\(Escape.markdown(source.id))**: \(p.operations.count) operations on "
-      + "\(p.queues.count) queues, from 0 to \(fixed3(source.end))s, \(source.events.count) events.\n\n"
+      + "\(p.queues.count) queues, from 0 to \(fixed3(source.end))s, \(source.eventCount) events.\n\n"
     if !source.lesson.isEmpty {
       out += "## The lesson\n\n" + lesson(source.lesson) + "\n\n"
     }
@@ -85,9 +88,9 @@ public enum MarkdownHandout {
         + "\(Escape.markdown(event.kind.summary)) |\n"
     }
     why(explainer.finish())
-    if source.events.count > maxRows {
+    if source.eventCount > maxRows {
       out +=
-        "\nThe first \(maxRows) of \(source.events.count) events are shown; `opsview trace` "
+        "\nThe first \(maxRows) of \(source.eventCount) events are shown; `opsview trace` "
         + "with `--explain` prints them all.\n"
     }
     return out

@@ -19,6 +19,11 @@ import OpsEngine
 /// warnings. Counter per queue: `executing` and `limit` (-1: no limit, Foundation's default).
 public enum PerfettoExport {
   public static func render(_ source: ExportSource) -> String {
+    String(decoding: renderBytes(source), as: UTF8.self)
+  }
+
+  /// The trace as UTF-8 bytes: tens of megabytes at 50,000 operations, written as they are.
+  public static func renderBytes(_ source: ExportSource) -> [UInt8] {
     let p = source.projection
     // About 1 kB an operation: one allocation for the whole trace.
     var w = Writer(p, capacity: p.operations.count * 1_100 + 4_096)
@@ -39,7 +44,7 @@ public enum PerfettoExport {
     instants(&w)
     counters(segments, &w)
     w.b.add("\n]}\n")
-    return w.b.string
+    return w.b.bytes
   }
 
   // MARK: - Parts

@@ -7,6 +7,11 @@ import OpsEngine
 /// runs get thinner rows and a wider axis: the picture scrolls rather than shrinks.
 public enum SVGTimeline {
   public static func render(_ source: ExportSource) -> String {
+    String(decoding: renderBytes(source), as: UTF8.self)
+  }
+
+  /// The picture as UTF-8 bytes (tens of megabytes at 50,000 operations).
+  public static func renderBytes(_ source: ExportSource) -> [UInt8] {
     let layout = Layout(source)
     var b = TextBuffer(capacity: source.projection.operations.count * 520 + 8_192)
     layout.header(&b)
@@ -15,7 +20,7 @@ public enum SVGTimeline {
     layout.rows(&b)
     layout.arrows(&b)
     b.add("</svg>\n")
-    return b.string
+    return b.bytes
   }
 
   struct Layout {

@@ -12,6 +12,7 @@ struct Check: ParsableCommand {
   var paths: [String]
 
   func run() throws {
+    keepHeapForBatchWork()
     var failed = false
     for path in paths {
       do {

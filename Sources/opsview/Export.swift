@@ -57,6 +57,7 @@ struct Export: ParsableCommand {
   }
 
   func run() throws {
+    keepHeapForBatchWork()
     let file: OutputFile
     do {
       file = try OutputFile(output)
@@ -66,9 +67,9 @@ struct Export: ParsableCommand {
     }
     let exportSource = try load()
     do {
-      let text = try ExportFormat(rawValue: format.rawValue)!.render(
+      let bytes = try ExportFormat(rawValue: format.rawValue)!.renderBytes(
         exportSource, operation: operation)
-      try file.commit(text)
+      try file.commit(bytes: bytes)
       leaveToExit(exportSource)
     } catch {
       file.discard()
@@ -95,9 +96,27 @@ struct Export: ParsableCommand {
         lesson: recording.notes ?? builtIn?.notes ?? "", recorded: recording.events, until: until)
     }
     let scenario = try resolveScenario(source)
-    let runtime = scenario.makeRuntime()
+    // Only the handout reads events, and only its first rows: the rest are counted, not kept (a
+    // 50,000-operation run has 450,000 of them).
+    let kept = EventPrefix(keeping: format == .markdown ? MarkdownHandout.defaultTraceRows : 0)
+    let runtime = scenario.makeRuntime(recording: false) { kept.add($0) }
     runtime.run(until: until)
     return ExportSource(
-      id: scenario.id, title: scenario.title, lesson: scenario.notes, runtime: runtime)
+      id: scenario.id, title: scenario.title, lesson: scenario.notes, events: kept.events,
+      eventCount: kept.count, projection: runtime.projection, end: runtime.now)
+  }
+}
+
+/// The first events of a run, and how many there were.
+private final class EventPrefix {
+  let limit: Int
+  private(set) var events: [Event] = []
+  private(set) var count = 0
+
+  init(keeping limit: Int) { self.limit = limit }
+
+  func add(_ event: Event) {
+    count += 1
+    if events.count < limit { events.append(event) }
   }
 }

@@ -44,14 +44,13 @@ final class OutputFile {
   deinit { discard() }
 
   /// Writes everything and puts it in place.
-  func commit(_ text: String) throws(Failure) {
+  func commit(bytes: [UInt8]) throws(Failure) {
     guard let path, let temporary else {
-      FileHandle.standardOutput.write(Data(text.utf8))
+      FileHandle.standardOutput.write(Data(bytes))
       return
     }
     var failure: Int32 = 0
-    var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
+    bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
         let n = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)

@@ -34,49 +34,55 @@ struct Trace: ParsableCommand {
   }
 
   func run() throws {
+    keepHeapForBatchWork()
     if source.scenario == "-" || source.scenario.lowercased().hasSuffix(".jsonl") {
       return try traceRecording()
     }
     let s = try source.resolve()
-    let out = BufferedOutput()
     var annotator: AnnotatorBox?
     let runtime: VirtualRuntime
+    let out: TraceWriter
     // The events stream straight to the output: no recording of them is kept.
     switch format {
     case .jsonl:
       // The JSON writer escapes every control character, C1 included: safe on a terminal as is.
-      runtime = s.makeRuntime(recording: false) { out.writeJSONLine(of: $0) }
+      out = TraceWriter { event, buffer in buffer.writeJSONLine(of: event) }
+      runtime = s.makeRuntime(recording: false) { out.event($0) }
     case .text:
       let names = s.queues.map(\.name) + s.operations.map(\.spec.name)
       let groups = s.operations.filter { $0.spec.kind == .group }.map(\.spec.name)
       let text = TextTrace(names: names, groups: groups)
-      out.write(TerminalSafe.escaped("# \(s.id): \(s.title)", keepNewlines: false))
-      out.write(text.header)
+      out = TraceWriter { event, buffer in buffer.writeTraceLine(of: event, text) }
+      out.line(TerminalSafe.escaped("# \(s.id): \(s.title)", keepNewlines: false))
+      out.line(text.header)
       let box = AnnotatorBox(TraceAnnotator(text: text, explain: explain))
       annotator = box
       runtime = s.makeRuntime(recording: false) { event in
+        // The why lines read the projection as it is at this event: made here, written in order.
         if box.value.explain {
-          for line in box.value.annotate(event) { out.write(TerminalSafe.escaped(line)) }
+          for line in box.value.annotate(event) { out.line(TerminalSafe.escaped(line)) }
         }
-        out.writeTraceLine(of: event, text)
+        out.event(event)
       }
     }
     runtime.run(until: until)
     if format == .text {
-      for line in annotator?.finish() ?? [] { out.write(TerminalSafe.escaped(line)) }
+      for line in annotator?.finish() ?? [] { out.line(TerminalSafe.escaped(line)) }
       let unfinished = s.operations.filter { op in
         let st = runtime.state(of: op.spec.name)
         return st != nil && st != .finished && st != .initialized
       }.map(\.spec.name)
       let end = until.map { "stopped at \(fixed3($0))s" } ?? "idle at \(fixed3(runtime.now))s"
-      out.safeWrite(
-        "# \(end): \(runtime.eventCount) events"
-          + (unfinished.isEmpty
-            ? ", every operation that was added finished"
-            : ", \(unfinished.count) never finished: \(unfinished.prefix(12).joined(separator: ", "))"
-              + (unfinished.count > 12 ? ", …" : "")))
+      out.line(
+        TerminalSafe.escaped(
+          "# \(end): \(runtime.eventCount) events"
+            + (unfinished.isEmpty
+              ? ", every operation that was added finished"
+              : ", \(unfinished.count) never finished: \(unfinished.prefix(12).joined(separator: ", "))"
+                + (unfinished.count > 12 ? ", …" : "")),
+          keepNewlines: false))
     }
-    out.flush()
+    out.finish()
     leaveToExit((s, runtime))
   }
 }

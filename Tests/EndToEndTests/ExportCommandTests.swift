@@ -94,4 +94,27 @@ import Testing
     #expect(r.status == 1)
     #expect(r.err.contains("no built-in scenario named 'no-such-scenario'"))
   }
+
+  /// A scenario's export keeps only the events the handout shows (the rest are counted): it must
+  /// match, byte for byte, the export of the same run recorded with every event. `stress` has more
+  /// events than the handout's trace table, so the count and the cut are both exercised.
+  @Test func aScenarioExportsAsItsFullRecordingDoes() throws {
+    let dir = try scratch()
+    let trace = try opsview(["trace", "stress", "--format", "jsonl"])
+    #expect(trace.status == 0)
+    let header =
+      #"{"format":"opsview-recording","opsview":"test","scenario":"stress","version":2}"#
+    let recording = dir.appendingPathComponent("stress.jsonl")
+    try Data((header + "\n" + trace.out).utf8).write(to: recording)
+    for format in ["perfetto", "dot", "mermaid", "svg", "markdown"] {
+      let fromScenario = try opsview(["export", "stress", "--format", format])
+      let fromRecording = try opsview(["export", recording.path, "--format", format])
+      #expect(fromScenario.status == 0 && fromRecording.status == 0, "\(format)")
+      #expect(fromScenario.out == fromRecording.out, "\(format) differs from the recording's")
+    }
+    let handout = try opsview(["export", "stress", "--format", "markdown"]).out
+    let events = trace.out.split(separator: "\n").count
+    #expect(events > 2_000)
+    #expect(handout.contains("The first 2000 of \(events) events are shown"))
+  }
 }
