@@ -88,6 +88,10 @@ public struct Projection: Sendable, Equatable {
     return cycles[i]
   }
 
+  /// Lends the projection to `body` without copying it (a mutating method may pass `self` on as it
+  /// is; a caller holding it in a class property would otherwise copy every field).
+  mutating func lend(_ body: (borrowing Projection) -> Void) { body(self) }
+
   // MARK: - Folding
 
   /// Moves the clock without an event (time passes between events while playing).
@@ -173,7 +177,7 @@ public struct Projection: Sendable, Equatable {
       updateLock(o, category) { $0.status = .released }
     case .cancelled(let o, let errors, let why):
       guard let i = operationIndex[o] else { break }
-      if !operations[i].cancelled { updateQueue(operations[i].queue) { $0.cancelled += 1 } }
+      if !operations[i].cancelled, let q = operations[i].queueIndex { queues[q].cancelled += 1 }
       operations[i].cancelled = true
       if operations[i].cancelledAt == nil { operations[i].cancelledAt = t }
       operations[i].cancelCause = why
@@ -210,6 +214,10 @@ public struct Projection: Sendable, Equatable {
   }
 
   // MARK: - Updates
+
+  private mutating func updateQueue(at i: Int, _ change: (inout QueueInfo) -> Void) {
+    change(&queues[i])
+  }
 
   private mutating func updateQueue(_ name: String, _ change: (inout QueueInfo) -> Void) {
     guard let i = queueIndex[name] else { return }
@@ -251,8 +259,12 @@ public struct Projection: Sendable, Equatable {
       name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
       enteredState: time, dependencies: deps, conditions: conditions,
       history: [StateVisit(state: .initialized, time: time, cause: nil)])
-    op.dependents = dependentsOfUnknown.removeValue(forKey: o) ?? []
-    op.inCycle = cyclesOf[o] != nil
+    op.queueIndex = queueIndex[q]
+    // Both are empty in most runs: no hashing of the name for them then.
+    if !dependentsOfUnknown.isEmpty {
+      op.dependents = dependentsOfUnknown.removeValue(forKey: o) ?? []
+    }
+    op.inCycle = !cyclesOf.isEmpty && cyclesOf[o] != nil
     if let p = producer, p.produced == o {
       op.producedBy = p.producer
       producer = nil
@@ -286,16 +298,18 @@ public struct Projection: Sendable, Equatable {
   ) {
     guard let i = operationIndex[o] else { return }
     let level = operations[i].priority.level
-    updateQueue(operations[i].queue) {
-      $0.counts[from] -= 1
-      $0.counts[to] += 1
-      if from == .ready { _ = $0.readyByPriority[level].remove(i) }
-      if to == .ready { _ = $0.readyByPriority[level].insert(i) }
-      switch to {
-      case .executing: $0.executingSet.insert(i)
-      case .finishing where from == .executing: $0.executingSet.remove(i)
-      case .finished: $0.memberSet.remove(i)
-      default: break
+    if let q = operations[i].queueIndex {
+      updateQueue(at: q) {
+        $0.counts[from] -= 1
+        $0.counts[to] += 1
+        if from == .ready { _ = $0.readyByPriority[level].remove(i) }
+        if to == .ready { _ = $0.readyByPriority[level].insert(i) }
+        switch to {
+        case .executing: $0.executingSet.insert(i)
+        case .finishing where from == .executing: $0.executingSet.remove(i)
+        case .finished: $0.memberSet.remove(i)
+        default: break
+        }
       }
     }
     switch to {
@@ -303,7 +317,7 @@ public struct Projection: Sendable, Equatable {
     case .finishing where from == .executing: executingCount -= 1
     case .finished:
       unfinishedCount -= 1
-      if let broken = cyclesOf[o] { brokenCycles.formUnion(broken) }
+      if !cyclesOf.isEmpty, let broken = cyclesOf[o] { brokenCycles.formUnion(broken) }
     default: break
     }
     Self.enter(&operations[i], to, from: from, cause: cause, event: event)
@@ -351,7 +365,7 @@ public struct Projection: Sendable, Equatable {
   /// was a measurable part of the fold at 50,000 operations.
   private mutating func noteOvertaken(by i: Int) {
     let level = operations[i].priority.level
-    guard level > 0, let qi = queueIndex[operations[i].queue] else { return }
+    guard level > 0, let qi = operations[i].queueIndex else { return }
     for lower in 0..<level where !queues[qi].readyByPriority[lower].isEmpty {
       // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
       for m in queues[qi].readyByPriority[lower].sorted() where !operations[m].cancelled {

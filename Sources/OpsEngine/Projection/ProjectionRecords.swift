@@ -129,6 +129,9 @@ public struct OperationInfo: Sendable, Equatable {
   /// Position in add order.
   public let index: Int
   public let queue: String
+  /// Its queue's position in `Projection.queues` (nil if that queue was never added): the fold
+  /// updates the queue on every transition, without hashing its name each time.
+  public internal(set) var queueIndex: Int?
   public let priority: QueuePriority
   public let qos: QualityOfService
   public let kind: OperationKind

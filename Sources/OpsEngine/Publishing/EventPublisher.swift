@@ -33,20 +33,18 @@ public final class EventPublisher {
     emit(kind, at: time)
     guard !lints.isEmpty else { return }
     let event = Event(seq: seq, time: time, kind: kind)
-    // The lints read the projection moved out into a local, not a copy: passing the stored property
-    // copies it (a retain and a release of each of its fields, for every event). It is moved back
-    // while a raised warning is folded into it.
-    var current = Projection()
-    swap(&current, &projection)
-    for i in lints.indices {
-      var out = LintOutput()
-      lints[i].check(after: event, in: current, &out)
-      guard !out.findings.isEmpty else { continue }
-      swap(&current, &projection)
-      raise(out, by: i, at: time)
-      swap(&current, &projection)
+    // The lints read the projection in place: passing the stored property would copy it (a retain
+    // and a release of each of its fields, for every event), and moving it out into a fresh local
+    // built and destroyed an empty projection per event.
+    var found: [(Int, LintOutput)] = []
+    projection.lend { current in
+      for i in lints.indices {
+        var out = LintOutput()
+        lints[i].check(after: event, in: current, &out)
+        if !out.findings.isEmpty { found.append((i, out)) }
+      }
     }
-    swap(&current, &projection)
+    for (i, out) in found { raise(out, by: i, at: time) }
     if rescheduling { rescheduleWake() }
   }
 
