@@ -35,6 +35,11 @@ public struct Projection: Sendable, Equatable {
 
   private var queueIndex: [String: Int] = [:]
   private var operationIndex: [String: Int] = [:]
+  /// The operation the last event was about: events come in runs about one operation (its state,
+  /// then its observers), and the engine passes the same string each time, so comparing it is
+  /// cheaper than hashing it.
+  private var recentName = ""
+  private var recentSlot = -1
   private var warningsBySubject: [String: [Int]] = [:]
   /// Dependents that named an operation before it was added to any queue.
   private var dependentsOfUnknown: [String: [String]] = [:]
@@ -135,7 +140,7 @@ public struct Projection: Sendable, Equatable {
         conditions: conds.map { ConditionInfo(name: $0, category: nil) }
           + excl.map { ConditionInfo(name: $0, category: $0) }, work: w, at: t)
     case .dependencyAdded(let o, let d):
-      guard let i = operationIndex[o] else { break }
+      guard let i = slot(of: o) else { break }
       structureVersion += 1
       operations[i].dependencies.append(d)
       if let j = operationIndex[d] {
@@ -176,7 +181,7 @@ public struct Projection: Sendable, Equatable {
       if lockHolders[category] == o { lockHolders[category] = nil }
       updateLock(o, category) { $0.status = .released }
     case .cancelled(let o, let errors, let why):
-      guard let i = operationIndex[o] else { break }
+      guard let i = slot(of: o) else { break }
       if !operations[i].cancelled, let q = operations[i].queueIndex { queues[q].cancelled += 1 }
       operations[i].cancelled = true
       if operations[i].cancelledAt == nil { operations[i].cancelledAt = t }
@@ -215,6 +220,14 @@ public struct Projection: Sendable, Equatable {
 
   // MARK: - Updates
 
+  private mutating func slot(of name: String) -> Int? {
+    if recentSlot >= 0, name == recentName { return recentSlot }
+    guard let i = operationIndex[name] else { return nil }
+    recentName = name
+    recentSlot = i
+    return i
+  }
+
   private mutating func updateQueue(at i: Int, _ change: (inout QueueInfo) -> Void) {
     change(&queues[i])
   }
@@ -225,14 +238,14 @@ public struct Projection: Sendable, Equatable {
   }
 
   private mutating func updateOperation(_ name: String, _ change: (inout OperationInfo) -> Void) {
-    guard let i = operationIndex[name] else { return }
+    guard let i = slot(of: name) else { return }
     change(&operations[i])
   }
 
   private mutating func updateCondition(
     _ o: String, _ label: String, _ change: (inout ConditionInfo) -> Void
   ) {
-    guard let i = operationIndex[o],
+    guard let i = slot(of: o),
       let c = operations[i].conditions.firstIndex(where: { !$0.isLock && $0.name == label })
     else { return }
     change(&operations[i].conditions[c])
@@ -241,7 +254,7 @@ public struct Projection: Sendable, Equatable {
   private mutating func updateLock(
     _ o: String, _ category: String, _ change: (inout ConditionInfo) -> Void
   ) {
-    guard let i = operationIndex[o],
+    guard let i = slot(of: o),
       let c = operations[i].conditions.firstIndex(where: { $0.category == category })
     else { return }
     change(&operations[i].conditions[c])
@@ -296,7 +309,7 @@ public struct Projection: Sendable, Equatable {
   private mutating func transition(
     _ o: String, from: OperationState, to: OperationState, cause: StateCause, event: Event
   ) {
-    guard let i = operationIndex[o] else { return }
+    guard let i = slot(of: o) else { return }
     let level = operations[i].priority.level
     if let q = operations[i].queueIndex {
       updateQueue(at: q) {
