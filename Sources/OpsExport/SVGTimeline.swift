@@ -238,7 +238,7 @@ public enum SVGTimeline {
         guard let y = rowTop[op.index] else { continue }
         let barTop = y + (rowHeight - bar) / 2
         b.add("<g><title>")
-        b.addXML(tooltip(op))
+        tooltip(op, into: &b)
         b.add("</title>\n")
         if op.index % 2 == 1 {
           b.add("<rect x=\"0\"")
@@ -274,13 +274,30 @@ public enum SVGTimeline {
       }
     }
 
-    private func tooltip(_ op: OperationInfo) -> String {
-      var parts = ["\(op.name) on \(op.queue): \(op.statusLine)"]
+    /// Written straight into the picture: building it as strings first was a third of the SVG's
+    /// writing time at 50,000 operations. XML escaping works character by character, so escaping
+    /// the user's words piece by piece gives the same text as escaping the whole.
+    private func tooltip(_ op: OperationInfo, into b: inout TextBuffer) {
+      b.addXML(op.name)
+      b.add(" on ")
+      b.addXML(op.queue)
+      b.add(": ")
+      b.addXML(op.statusLine)
       for s in segments[op.index] {
-        parts.append("\(Outcome(s.state).label) \(fixed3(s.start))–\(fixed3(s.end))s")
+        b.add("\n")
+        b.add(Outcome(s.state).label)
+        b.add(" ")
+        b.addFixed3(s.start)
+        b.add("–")
+        b.addFixed3(s.end)
+        b.add("s")
       }
-      if !op.errors.isEmpty { parts.append("errors: " + op.errors.joined(separator: "; ")) }
-      return parts.joined(separator: "\n")
+      guard !op.errors.isEmpty else { return }
+      b.add("\nerrors: ")
+      for (i, error) in op.errors.enumerated() {
+        if i > 0 { b.add("; ") }
+        b.addXML(error)
+      }
     }
 
     /// Dependency arrows (a dependency's finish → its dependent's start) and produced arrows (the

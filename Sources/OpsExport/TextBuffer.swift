@@ -27,6 +27,19 @@ struct TextBuffer {
     } while divisor > 0
   }
 
+  /// Seconds with three decimals, as `fixed3` writes them (the same integer arithmetic).
+  mutating func addFixed3(_ seconds: Double) {
+    let units = Int64((seconds * 1000).rounded())
+    if units < 0 { bytes.append(UInt8(ascii: "-")) }
+    let u = units.magnitude
+    add(Int(u / 1000))
+    bytes.append(UInt8(ascii: "."))
+    let fraction = Int(u % 1000)
+    if fraction < 100 { bytes.append(UInt8(ascii: "0")) }
+    if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
+    add(fraction)
+  }
+
   /// A number with at most one decimal (SVG coordinates), computed in integers so it never varies.
   mutating func addDecimal1(_ value: Double) {
     let tenths = Int((value * 10).rounded())

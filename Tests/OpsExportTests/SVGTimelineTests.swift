@@ -1,4 +1,5 @@
 import Foundation
+import OpsEngine
 import OpsScenarios
 import Testing
 
@@ -52,5 +53,19 @@ import Testing
     #expect(!svg.contains("\u{1}"))
     let r = try run(rsvg, ["--format=png"], input: svg)
     #expect(r.status == 0, "\(r.err)")
+  }
+}
+
+/// The SVG writes its tooltip times straight into the picture: they must read exactly as the rest of
+/// opsview writes seconds (`fixed3`), rounding and sign included.
+@Suite struct TextBufferSecondsTests {
+  @Test(arguments: [
+    0, 0.0004, 0.0005, 0.9995, 1.5, 12.25, 59.999_6, 1_000_000.000_4, -0.0004, -0.0006, -3.2,
+    0.1 + 0.2,
+  ])
+  func threeDecimalsReadAsFixed3(_ seconds: Double) {
+    var b = TextBuffer()
+    b.addFixed3(seconds)
+    #expect(String(decoding: b.bytes, as: UTF8.self) == fixed3(seconds))
   }
 }
