@@ -43,7 +43,9 @@ public enum PerfettoExport {
     flows(segments, &w)
     instants(&w)
     counters(segments, &w)
-    w.b.add("\n]}\n")
+    // Nothing after the closing brace: Perfetto's JSON tokenizer is at its end there, and bytes
+    // arriving in a later chunk of the file (the UI reads 32 MiB at a time) are an error.
+    w.b.add("\n]}")
     return w.b.bytes
   }
 
@@ -102,19 +104,25 @@ public enum PerfettoExport {
     }
   }
 
-  /// One arrow per dependency edge whose two ends both spent time somewhere: from the middle of the
-  /// dependency's last slice to the middle of the dependent's executing slice (strictly inside both,
-  /// so each flow event binds to its enclosing slice in every viewer).
+  /// One arrow per dependency edge whose two ends both spent time somewhere: from the start of the
+  /// dependency's last slice to the start of the dependent's executing slice.
+  ///
+  /// At the start, not inside: Perfetto binds a flow event to whatever is on top of its thread's
+  /// slice stack (flow_tracker.cc, slice_tracker.cc in google/perfetto's trace processor), and a
+  /// thread instant stays on top until the next slice begins, so a flow after a warning inside the
+  /// same slice went to the warning. At equal timestamps Perfetto sorts `X` before every other phase
+  /// and keeps file order after that, and flows are written before instants: a flow at its slice's
+  /// start always lands on that slice.
   private static func flows(_ segments: [[StateSegment]], _ w: inout Writer) {
     let p = w.p
     var id = 0
     for op in p.operations {
       guard let target = segments[op.index].first(where: { $0.state == .executing }),
-        let to = middle(target)
+        let to = start(target)
       else { continue }
       for d in op.dependencies {
         guard let j = p.index(ofOperation: d), p.operations[j].state == .finished,
-          let last = segments[j].last, let from = middle(last)
+          let last = segments[j].last, let from = start(last)
         else { continue }
         id += 1
         w.begin("s", track: j)
@@ -133,10 +141,10 @@ public enum PerfettoExport {
     }
   }
 
-  private static func middle(_ s: StateSegment) -> Int? {
+  /// Where a segment's slice starts, if it is a slice at all (at least a microsecond long).
+  private static func start(_ s: StateSegment) -> Int? {
     let a = micros(s.start)
-    let b = micros(s.end)
-    return b - a >= 2 ? a + (b - a) / 2 : nil
+    return micros(s.end) - a >= 1 ? a : nil
   }
 
   private static func instants(_ w: inout Writer) {

@@ -67,8 +67,8 @@ private struct Slice {
     let categories = Set(trace.phase("X").compactMap { $0["cat"] as? String })
     #expect(categories.isSubset(of: ["running", "waiting"]))
 
-    // Flows pair up: one start and one finish per id, the start first, each inside a slice of its
-    // own track.
+    // Flows pair up: one start and one finish per id, the start first, each at the start of a
+    // slice of its own track (where Perfetto binds it to that slice, whatever instants follow).
     let starts = trace.phase("s")
     let finishes = trace.phase("f")
     #expect(starts.count == finishes.count)
@@ -77,14 +77,60 @@ private struct Slice {
     #expect(Set(startByID.keys) == Set(finishByID.keys))
     for (id, s) in startByID {
       let f = try #require(finishByID[id])
-      #expect((s["ts"] as! Int) < (f["ts"] as! Int))
+      #expect((s["ts"] as! Int) <= (f["ts"] as! Int))
       #expect(f["bp"] as? String == "e")
       for e in [s, f] {
         let onTrack = tracks["\(e["pid"] as! Int)/\(e["tid"] as! Int)"] ?? []
         let ts = e["ts"] as! Int
-        #expect(onTrack.contains { $0.ts < ts && ts < $0.end }, "flow \(id) is not inside a slice")
+        #expect(
+          onTrack.contains { $0.ts == ts && $0.end > ts }, "flow \(id) is not at a slice's start")
       }
     }
+  }
+
+  /// Perfetto's trace processor binds a flow event to the top of its thread's slice stack, not to
+  /// the slice around its timestamp, and a thread instant stays on that stack until the next slice
+  /// begins (google/perfetto: importers/common/flow_tracker.cc, slice_tracker.cc; events sorted by
+  /// time, `X` first at a tie, then in file order). Replayed here: every flow must land on a slice.
+  /// Before the fix, tour's purge arrow landed on a warning instant.
+  @Test(arguments: Catalog.all.map(\.id))
+  func everyFlowBindsToASliceInPerfetto(_ name: String) throws {
+    let trace = try Trace(PerfettoExport.render(try exportSource(name)))
+    struct Entry {
+      let ph: String
+      let ts: Int
+      let end: Int
+    }
+    let ordered = trace.events.enumerated().filter { _, e in
+      let ph = e["ph"] as? String
+      return ph == "X" || ph == "s" || ph == "f" || (ph == "i" && e["s"] as? String == "t")
+    }.sorted { a, b in
+      let (ta, tb) = (a.element["ts"] as! Int, b.element["ts"] as! Int)
+      let (xa, xb) = (a.element["ph"] as? String == "X", b.element["ph"] as? String == "X")
+      return (ta, xa ? 0 : 1, a.offset) < (tb, xb ? 0 : 1, b.offset)
+    }
+    var stacks: [String: [Entry]] = [:]
+    var bound = 0
+    for (_, e) in ordered {
+      let track = "\(e["pid"] as! Int)/\(e["tid"] as! Int)"
+      let ph = e["ph"] as! String
+      let ts = e["ts"] as! Int
+      var stack = stacks[track] ?? []
+      switch ph {
+      case "X", "i":
+        // A new slice or instant closes what has ended by then (instants end where they start).
+        while let top = stack.last, top.end <= ts { stack.removeLast() }
+        stack.append(Entry(ph: ph, ts: ts, end: ts + ((e["dur"] as? Int) ?? 0)))
+      default:
+        // A flow takes the top of the stack once ended slices are closed; instants stay.
+        while let top = stack.last, top.ph == "X", top.end <= ts { stack.removeLast() }
+        let top = try #require(stack.last, "\(name): flow \(e["id"] ?? "?") has no slice")
+        #expect(top.ph == "X", "\(name): flow \(e["id"] ?? "?") binds to an instant at \(top.ts)")
+        bound += 1
+      }
+      stacks[track] = stack
+    }
+    #expect(bound == trace.phase("s").count + trace.phase("f").count)
   }
 
   @Test func tourHasFlowsInstantsAndCounters() throws {
