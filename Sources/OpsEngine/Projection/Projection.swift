@@ -351,7 +351,6 @@ public struct Projection: Sendable, Equatable {
     let t = event.time
     op.state = to
     op.enteredState = t
-    op.lastTransition = Transition(from: from, to: to, time: t, cause: cause)
     op.history.append(StateVisit(state: to, time: t, cause: cause))
     switch to {
     case .ready:

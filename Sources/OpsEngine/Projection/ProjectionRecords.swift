@@ -151,7 +151,14 @@ public struct OperationInfo: Sendable, Equatable {
   /// Its conditions, then its exclusivity categories.
   public internal(set) var conditions: [ConditionInfo]
   public internal(set) var errors: [String] = []
-  public internal(set) var lastTransition: Transition?
+  /// Its latest transition, read from its history (kept once, not twice: the board copies these
+  /// records into its time-travel checkpoints).
+  public var lastTransition: Transition? {
+    let n = history.count
+    guard n >= 2, let cause = history[n - 1].cause else { return nil }
+    return Transition(
+      from: history[n - 2].state, to: history[n - 1].state, time: history[n - 1].time, cause: cause)
+  }
   /// Every state entered, in order, with its time and cause (at most seven).
   public internal(set) var history: [StateVisit]
   /// Observer calls in order.
