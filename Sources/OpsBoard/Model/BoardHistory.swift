@@ -45,6 +45,11 @@ struct BoardHistory: Sendable {
     return lo
   }
 
+  /// How many events the nearest checkpoint at or before event `n` has folded.
+  func checkpointSeq(atOrBefore n: Int) -> Int {
+    checkpoints[checkpointIndex(atOrBefore: n)].lastSeq
+  }
+
   /// The model after the first `count` events of `log` (the entries of the same fold, in order).
   func model(afterEvents count: Int, log: [LogEntry]) -> BoardModel {
     let n = min(max(0, count), log.count)
