@@ -9,8 +9,8 @@ import Testing
 struct FrameBudgetTests {
   /// 300 operations on an unlimited queue, all due in the first virtual second: at 1000× one frame
   /// makes far more events due than a budget of 25.
-  private func burstSession(paused: Bool = false) -> BoardSession {
-    BoardSession(title: "burst", notes: "", speed: 1000, paused: paused) {
+  private func burstSession(paused: Bool = false, moments: [Moment] = []) -> BoardSession {
+    let scenario = BoardScenario(title: "burst", notes: "", moments: moments) {
       let rt = VirtualRuntime()
       try! rt.addQueue(QueueSpec(name: "q"))
       let specs = (0..<300).map { (i: Int) -> OperationSpec in
@@ -23,6 +23,7 @@ struct FrameBudgetTests {
       for s in specs { try! rt.enqueue(s.name, on: "q", at: Double(s.name.count) / 10) }
       return rt
     }
+    return BoardSession(scenario, speed: 1000, paused: paused)
   }
 
   @Test func eachFrameFoldsAtMostTheBudgetAndTheEndIsTheWholeFold() {
@@ -73,5 +74,28 @@ struct FrameBudgetTests {
     s.tick(elapsed: 1)
     #expect(s.log.count - resumed <= 25)
     #expect(s.handle(.character("q")) == false)
+  }
+
+  @Test func withTeachingMomentsAFrameFoldsAtMostTheBudgetToo() {
+    let moments = [
+      Moment(.time(0.45), caption: "the second hundred is being added"),
+      Moment(.state(operation: "op250", to: .finished), caption: "op250 finished"),
+    ]
+    let s = burstSession(moments: moments)
+    s.foldBudget = 25
+    var frames = 0
+    while !s.isOver && frames < 10_000 {
+      let before = s.log.count
+      s.tick(elapsed: 1)
+      #expect(s.log.count - before <= 25)
+      if s.currentMoment != nil { press(s, .character("m")) }
+      frames += 1
+    }
+    #expect(s.isOver)
+    #expect(s.reachedMoments == [0, 1])
+    let whole = burstSession(paused: true)
+    whole.advance(by: 1e6)
+    #expect(s.log == whole.log)
+    #expect(s.model == whole.model)
   }
 }

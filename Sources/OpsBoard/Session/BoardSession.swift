@@ -62,7 +62,7 @@ public final class BoardSession: InteractiveBoard {
   var foldBudget = BoardSession.eventsPerFrame
   /// The virtual time playing has reached, when a frame's budget ran out before the source's clock
   /// got there (nil when paused or caught up with the source).
-  private var playTarget: Double?
+  var playTarget: Double?
   /// Bumped by a restart, so events from a replaced source are ignored.
   private var generation = 0
   var ui = BoardUIState()
@@ -184,7 +184,7 @@ public final class BoardSession: InteractiveBoard {
   /// frame. `advance(by:)` is the same without a budget.
   func play(by seconds: Double, folding budget: Int) {
     if !moments.isEmpty {
-      advanceThroughMoments(by: seconds)
+      advanceThroughMoments(by: seconds, folding: budget)
       return
     }
     let wasOver = isOver
