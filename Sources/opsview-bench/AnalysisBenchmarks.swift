@@ -4,8 +4,8 @@ import OpsBoard
 import OpsScenarios
 
 /// `opsview trace` and `opsview check` on generated scenario files (the release `opsview` next to this
-/// executable, one process per run, median of 3), and board seeks and frames in this process, at each
-/// size. `opsview-bench analysis [SIZES]`, sizes comma-separated (default 1000,10000,50000).
+/// executable, one process per run, median of 3), and board seeks, frames and the worst frame of playing
+/// to the end at 1000× in this process, at each size. `opsview-bench analysis [SIZES]`, sizes comma-separated (default 1000,10000,50000).
 func analysisBenchmark(sizes: [Int]) throws {
   let opsview = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     .deletingLastPathComponent().appendingPathComponent("opsview")
@@ -19,7 +19,8 @@ func analysisBenchmark(sizes: [Int]) throws {
   print("Analysis on generated scenarios (median of 3; load \(loadAverage()))")
   print(
     pad("ops", 9) + pad("file MB", 9) + pad("check s", 9) + pad("trace s", 9) + pad("jsonl s", 9)
-      + pad("seek ms", 9) + pad("seek max", 10) + pad("frame ms", 10) + "load")
+      + pad("seek ms", 9) + pad("seek max", 10) + pad("frame ms", 10) + pad("play max", 10) + "load"
+  )
   for size in sizes {
     let file = directory.appendingPathComponent("generated-\(size).yaml")
     let text = largeScenarioText(operations: size)
@@ -32,10 +33,11 @@ func analysisBenchmark(sizes: [Int]) throws {
     let jsonl = cli(["trace", "--format", "jsonl"])
     let (seek, seekMax, frame) =
       size <= 50_000 ? boardTimes(largeScenario(operations: size)) : (.nan, .nan, .nan)
+    let playMax = size <= 50_000 ? worstPlayFrame(largeScenario(operations: size)).worst : .nan
     print(
       pad(String(size), 9) + pad(fmt(Double(text.utf8.count) / 1e6, 1), 9) + pad(fmt(check), 9)
         + pad(fmt(trace), 9) + pad(fmt(jsonl), 9) + pad(fmt(seek, 1), 9) + pad(fmt(seekMax, 1), 10)
-        + pad(fmt(frame, 2), 10) + loadAverage())
+        + pad(fmt(frame, 2), 10) + pad(fmt(playMax, 1), 10) + loadAverage())
   }
 }
 
@@ -56,9 +58,7 @@ func runQuietly(_ executable: URL, _ arguments: [String]) {
 /// A paused board played to the end: the median and worst milliseconds of seeking to 11 evenly spaced
 /// positions (in a shuffled order), and the milliseconds of a 200×60 frame.
 func boardTimes(_ scenario: Scenario) -> (seek: Double, worst: Double, frame: Double) {
-  let session = BoardSession(
-    title: scenario.title, notes: scenario.notes, paused: true,
-    makeRuntime: { scenario.makeRuntime() })
+  let session = playBoard(scenario, paused: true)
   session.advance(by: 1e6)
   let end = session.position
   var times: [Double] = []
@@ -70,4 +70,32 @@ func boardTimes(_ scenario: Scenario) -> (seek: Double, worst: Double, frame: Do
   }
   session.seek(toEvent: end / 2)
   return (middle(times), times.max()!, frameMilliseconds(session))
+}
+
+/// A board playing at the fastest speed from the start to the end, one 200×60 frame per tick, each
+/// tick told the real time the last frame took (at least a thirtieth of a second, at most a quarter
+/// second more, as the terminal's frame pacing does): the worst milliseconds of one frame's tick
+/// and render, and how many frames it took.
+func worstPlayFrame(_ scenario: Scenario) -> (worst: Double, frames: Int) {
+  let session = playBoard(scenario, speed: 1000)
+  var worst = 0.0
+  var frames = 0
+  var last = 0.0
+  while !session.isOver {
+    let start = DispatchTime.now()
+    session.tick(elapsed: min(max(last, 1.0 / 30), 1.0 / 30 + 0.25))
+    _ = session.render(width: 200, height: 60, ascii: false)
+    last = seconds(since: start)
+    worst = max(worst, last * 1000)
+    frames += 1
+  }
+  return (worst, frames)
+}
+
+/// A board over the scenario as `opsview play` builds it (its runtime does not record events).
+func playBoard(_ scenario: Scenario, speed: Double = 1, paused: Bool = false) -> BoardSession {
+  let board = BoardScenario(
+    title: scenario.title, notes: scenario.notes,
+    streaming: { scenario.makeRuntime(recording: false, observer: $0) })
+  return BoardSession(board, speed: speed, paused: paused)
 }

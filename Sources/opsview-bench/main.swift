@@ -61,6 +61,11 @@ if arguments.first == "analysis" {
   }
   exit(0)
 }
+if arguments.first == "frames" {
+  // `opsview-bench frames`: only the board's rendering benchmark.
+  renderingBenchmark()
+  exit(0)
+}
 if arguments.first == "export" {
   exportBenchmark()
   exit(0)

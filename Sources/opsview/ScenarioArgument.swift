@@ -35,7 +35,7 @@ extension Scenario {
   var board: BoardScenario {
     BoardScenario(
       title: title, notes: notes, workSettings: workSettings, moments: boardMoments,
-      makeRuntime: { self.makeRuntime() })
+      streaming: { self.makeRuntime(recording: false, observer: $0) })
   }
 
   /// The teaching moments as the board matches them against events.

@@ -230,10 +230,10 @@ struct BoardModelTests {
   }
 
   @Test func aCopyTakenMidwayIsThatMomentExactlyAndCheckpointsThinOut() throws {
-    // A chain of 600 operations: a few thousand events, so several checkpoints.
+    // A chain of 2,000 operations: ~20,000 events, so several checkpoints.
     let rt = VirtualRuntime()
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 4))
-    let specs = (0..<600).map {
+    let specs = (0..<2000).map {
       OperationSpec(
         name: "op\($0)", dependencies: $0 > 0 ? ["op\($0 - 1)"] : [],
         work: WorkScript(duration: 0.1))
@@ -248,14 +248,17 @@ struct BoardModelTests {
     for e in rt.events {
       log.append(live.apply(e))
       history.record(live)
-      if e.seq % 97 == 0 { snapshots[e.seq] = live }
+      if e.seq % 499 == 0 { snapshots[e.seq] = live }
     }
     let c = history.checkpoints
     #expect(c.count > 2 && c.first!.lastSeq == 0)
-    // Each checkpoint is at least the minimum spacing and one event per operation after the last.
+    // Each checkpoint comes as many events after the last as its cost allows, within the bounds.
     for (a, b) in zip(c.dropFirst(), c.dropFirst(2)) {
-      #expect(b.lastSeq - a.lastSeq >= max(BoardHistory.minimumSpacing, a.operations.count))
+      #expect(b.lastSeq - a.lastSeq == BoardHistory.spacing(after: a))
     }
+    let spacing = BoardHistory.spacing(after: live)
+    #expect(spacing >= BoardHistory.minimumSpacing && spacing <= BoardHistory.maximumSpacing)
+    #expect(spacing > BoardHistory.minimumSpacing, "2,000 operations cost more than the minimum")
     for (seq, snapshot) in snapshots {
       #expect(history.model(afterEvents: seq, log: log) == snapshot)
     }

@@ -79,6 +79,38 @@ struct BoardPerformanceTests {
     #expect(layout.layers.count == 14)
   }
 
+  @Test func whilePlayingTheGraphIsLaidOutAgainEveryFewFramesAndAtOnceWhenPaused() {
+    // An operation added every tenth of a virtual second: the structure changes every frame.
+    let s = BoardSession(title: "adding", notes: "", speed: 1) {
+      let rt = VirtualRuntime()
+      try! rt.addQueue(QueueSpec(name: "q"))
+      let specs = (0..<200).map { OperationSpec(name: "op\($0)", work: WorkScript(duration: 5)) }
+      try! rt.addOperations(specs)
+      for (i, spec) in specs.enumerated() {
+        try! rt.enqueue(spec.name, on: "q", at: Double(i) / 10)
+      }
+      return rt
+    }
+    _ = s.handle(.character("g"))
+    var layouts = 0
+    var framesBehind = 0
+    var lastLayout = -1
+    for _ in 0..<60 {
+      s.tick(elapsed: 0.1)
+      _ = s.render(width: 120, height: 40, ascii: false)
+      let version = s.graphLayout!.structureVersion
+      if version != lastLayout { layouts += 1 }
+      lastLayout = version
+      framesBehind = version == s.model.structureVersion ? 0 : framesBehind + 1
+      #expect(framesBehind < GraphView.framesBetweenLayouts)
+    }
+    #expect(layouts <= 60 / GraphView.framesBetweenLayouts + 1)
+    // Paused, what is drawn is the model exactly.
+    press(s, .character(" "))
+    _ = s.render(width: 120, height: 40, ascii: false)
+    #expect(s.graphLayout!.structureVersion == s.model.structureVersion)
+  }
+
   @Test func theDetailViewOfABarrierDependingOnEverythingIsCapped() {
     let s = BoardSession(title: "barrier", notes: "", paused: true) {
       let rt = VirtualRuntime()

@@ -18,6 +18,31 @@ struct TimeTravelEdgeTests {
     #expect(s.position == 0)
   }
 
+  @Test func steppingForwardFromTheMomentShownIsTheFoldOfThatPrefix() {
+    let s = builtInSession("tour")
+    s.advance(by: 15)
+    let events = s.log.map(\.event)
+    func fresh(_ n: Int, clock: Double? = nil) -> BoardModel {
+      var m = BoardModel()
+      for e in events.prefix(n) { m.apply(e) }
+      if let t = clock { m.advanceClock(to: t) }
+      return m
+    }
+    s.seek(toEvent: 3)
+    // → folds on from the moment shown (no checkpoint is nearer), one event at a time.
+    for n in 4...40 {
+      press(s, .right)
+      #expect(s.position == n)
+      #expect(s.model == fresh(n))
+    }
+    // ] lands between events with the clock on; → goes on from there to the next event.
+    press(s, .character("]"))
+    let landed = s.position
+    #expect(s.model == fresh(landed, clock: s.model.now))
+    press(s, .right)
+    #expect(s.model == fresh(landed + 1))
+  }
+
   // In the tour, fetchLikes is added at 7s.
   @Test func theSelectionSurvivesTravellingBeforeItExisted() {
     let s = builtInSession("tour")

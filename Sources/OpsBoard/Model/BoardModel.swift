@@ -103,6 +103,14 @@ public struct BoardModel: Sendable, Equatable {
     return entry
   }
 
+  /// Folds the entries of a log, in order: the same as applying each, but only the newest of them
+  /// go through the log pane's ring (a seek folds thousands).
+  mutating func fold(_ entries: ArraySlice<LogEntry>) {
+    let ringed = max(entries.startIndex, entries.endIndex - Self.recentLogCapacity)
+    for entry in entries[..<ringed] { projection.apply(entry.event) }
+    for entry in entries[ringed...] { apply(entry.event) }
+  }
+
   public static func == (a: BoardModel, b: BoardModel) -> Bool {
     a.projection == b.projection && a.recentLog == b.recentLog
   }

@@ -82,13 +82,19 @@ extension BoardSession {
   }
 
   /// `advance(by:)` when the scenario has moments: one happening at a time, stopping at a moment.
-  func advanceThroughMoments(by seconds: Double) {
+  /// With a budget (a frame of playing, see `play`), at most that many events are folded and the
+  /// time not reached is owed to the next frame.
+  func advanceThroughMoments(by seconds: Double, folding budget: Int = .max) {
     let shownBefore = moments.reached.count
     func stopped() -> Bool { currentMoment != nil && moments.reached.count > shownBefore }
-    revealAll()
+    var left = budget - reveal(atMost: budget)
     if stopped() { return }
-    let target = runtime.now + seconds
+    let sliced = budget < .max
+    let target = (sliced ? max(playTarget ?? runtime.now, runtime.now) : runtime.now) + seconds
+    if sliced { playTarget = target }
     while !runtime.isIdle {
+      // The budget is spent: the rest is folded, and the clock moved on, on the next frames.
+      guard left > 0, unrevealedCount == 0 else { return }
       let next = runtime.nextEventTime
       if let t = moments.nextTime, t <= target + 1e-9, next.map({ t < $0 - 1e-9 }) ?? true {
         runtime.advance(by: max(0, t - runtime.now))
@@ -98,10 +104,11 @@ extension BoardSession {
       }
       guard let n = next, n <= target + 1e-9 else { break }
       runtime.step()
-      revealAll()
+      left -= reveal(atMost: left)
       if stopped() { return }
     }
     if runtime.isIdle {
+      playTarget = nil
       if ui.status?.kind == .info { ui.status = nil }
     } else {
       runtime.advance(by: max(0, target - runtime.now))

@@ -14,7 +14,17 @@ extension BoardSession {
       replay = nil
       return
     }
-    var model = history.model(afterEvents: n, log: log)
+    var model: BoardModel
+    let shown = replay?.position ?? n
+    if shown < n, shown >= history.checkpointSeq(atOrBefore: n) {
+      // Forward from the moment shown when no checkpoint is nearer (→ and ] step by step), taken
+      // out of `replay` so it is not shared: no copy of a checkpoint's operations. Its clock can be
+      // ahead of its last event (a `]` between two events), but the next event is later than that.
+      model = replay.take()!.model
+      model.fold(log[shown..<n])
+    } else {
+      model = history.model(afterEvents: n, log: log)
+    }
     if let t = time { model.advanceClock(to: t) }
     replay = ReplayState(position: n, time: model.now, model: model)
   }

@@ -46,6 +46,12 @@ public final class BoardSession: InteractiveBoard {
   static let speeds: [Double] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
   /// At most this many frames a second while playing.
   static let frameInterval = 1.0 / 30
+  /// Events folded per frame while playing at most: ~5 ms of engine steps and folding at 50k
+  /// operations. A frame that takes a time-travel checkpoint also pays for copying the model's
+  /// operation records (~30 ms at 50k), so the rest is kept small (opsview-bench analysis, "play max").
+  static let eventsPerFrame = 2048
+  /// Capacity kept for the events not shown yet once they are all shown.
+  static let keptIncomingCapacity = 4096
 
   private(set) var makeSource: () -> any EventSource
   /// Reads the scenario again (its file may have changed) for a restart; nil for a fixed one.
@@ -53,6 +59,11 @@ public final class BoardSession: InteractiveBoard {
   /// Events the engine published that the board has not shown yet (stepping reveals one at a time).
   private var incoming: [Event] = []
   private var incomingHead = 0
+  /// The most events one frame of playing folds (tests make it small).
+  var foldBudget = BoardSession.eventsPerFrame
+  /// The virtual time playing has reached, when a frame's budget ran out before the source's clock
+  /// got there (nil when paused or caught up with the source).
+  var playTarget: Double?
   /// Bumped by a restart, so events from a replaced source are ignored.
   private var generation = 0
   var ui = BoardUIState()
@@ -102,7 +113,8 @@ public final class BoardSession: InteractiveBoard {
   ) {
     self.init(
       title: scenario.title, notes: scenario.notes, speed: speed, paused: paused, keyMap: keyMap,
-      workSettings: scenario.workSettings, makeRuntime: scenario.makeRuntime, reload: reload,
+      workSettings: scenario.workSettings,
+      makeSource: { VirtualScenarioSource(make: scenario.makeRuntime) }, reload: reload,
       moments: scenario.moments)
   }
 
@@ -163,7 +175,44 @@ public final class BoardSession: InteractiveBoard {
   public func tick(elapsed: Double) {
     pollWatch(elapsed: elapsed)
     guard !paused, elapsed > 0 else { return }
-    advance(by: elapsed * speed)
+    play(by: elapsed * speed, folding: foldBudget)
+  }
+
+  /// One frame of playing: the clock moves `seconds` on, but at most `budget` events are folded
+  /// (and the source is only asked for more while fewer were): what a fast speed or a burst leaves
+  /// is folded on the frames that follow, so no frame waits for a long fold and keys act at once.
+  /// Meanwhile the clock shown is the last folded event's, and the time owed is kept for the next
+  /// frame. `advance(by:)` is the same without a budget.
+  func play(by seconds: Double, folding budget: Int) {
+    if !moments.isEmpty {
+      advanceThroughMoments(by: seconds, folding: budget)
+      return
+    }
+    let wasOver = isOver
+    let target = max(playTarget ?? source.now, source.now) + seconds
+    playTarget = target
+    var left = budget - reveal(atMost: budget)
+    while left > 0, unrevealedCount == 0, !source.isIdle {
+      // One happening at a time while it is due; otherwise the clock moves on to the target (a
+      // source that cannot tell when its next event is due is simply advanced).
+      let stepping = source.nextEventTime.map { $0 <= target } ?? false
+      if stepping {
+        _ = source.step()
+      } else {
+        source.advance(by: max(0, target - source.now))
+      }
+      if followNewStory() { return }
+      left -= reveal(atMost: left)
+      if !stepping { break }
+    }
+    guard unrevealedCount == 0 else { return }
+    if source.isIdle {
+      playTarget = nil
+      // The run just ended: a message about playing is stale, the end-of-run line says more.
+      if !wasOver, ui.status?.kind == .info { ui.status = nil }
+    } else {
+      liveModel.advanceClock(to: source.now)
+    }
   }
 
   /// Moves the virtual clock forward by `seconds` and shows everything that happened, paused or not
@@ -200,16 +249,27 @@ public final class BoardSession: InteractiveBoard {
     presentObserver?(.event(event))
   }
 
-  func revealAll() {
-    while incomingHead < incoming.count {
+  func revealAll() { reveal(atMost: .max) }
+
+  /// Shows at most `limit` of the events published and not shown yet; returns how many it showed.
+  @discardableResult
+  func reveal(atMost limit: Int) -> Int {
+    var shown = 0
+    while shown < limit, incomingHead < incoming.count {
       let event = incoming[incomingHead]
       show(event)
       incomingHead += 1
+      shown += 1
       // A teaching moment holds the rest back until a key continues.
-      if momentReached(by: event) { return }
+      if momentReached(by: event) { return shown }
     }
-    incoming.removeAll(keepingCapacity: true)
-    incomingHead = 0
+    if incomingHead == incoming.count {
+      // Playing asks the source for more only once these are shown, so they are a few (one
+      // step's); a large batch (setting up, a live program's backlog) is not kept as capacity.
+      incoming.removeAll(keepingCapacity: incoming.count <= Self.keptIncomingCapacity)
+      incomingHead = 0
+    }
+    return shown
   }
 
   /// Shows the next event, asking the engine for its next step when everything is shown.
@@ -239,7 +299,7 @@ public final class BoardSession: InteractiveBoard {
         title = s.title
         notes = s.notes
         workSettings = s.workSettings
-        makeSource = { VirtualScenarioSource(s.makeRuntime()) }
+        makeSource = { VirtualScenarioSource(make: s.makeRuntime) }
         moments = MomentTracker(s.moments)
       } catch {
         return "\(error)"
@@ -262,6 +322,7 @@ public final class BoardSession: InteractiveBoard {
     quiz.askedAtMoment = nil
     incoming = []
     incomingHead = 0
+    playTarget = nil
     // What the user chose to look at survives; the clock's story starts again.
     var fresh = BoardUIState()
     fresh.shared.operations = ui.shared.operations
@@ -282,6 +343,8 @@ public final class BoardSession: InteractiveBoard {
 
   func setPaused(_ p: Bool) {
     paused = p
+    // Time owed by a frame whose budget ran out is not played after a pause.
+    playTarget = nil
     if !p { revealAll() }
   }
 

@@ -14,6 +14,9 @@ public protocol EventSource: AnyObject {
   var now: Double { get }
   /// Nothing more will happen unless a command is sent.
   var isIdle: Bool { get }
+  /// When the next event is due, if the source knows (nil: it does not, or nothing more will
+  /// happen); lets the board play a frame one `step` at a time and stop when its budget is spent.
+  var nextEventTime: Double? { get }
   /// Moves the clock on by `seconds`; events come due on the way.
   func advance(by seconds: Double)
   /// Makes the next event happen; false when nothing more will.
@@ -32,6 +35,7 @@ public protocol EventSource: AnyObject {
 }
 
 extension EventSource {
+  public var nextEventTime: Double? { nil }
   public var isLive: Bool { false }
   public func takeNewStory() -> Bool { false }
 }

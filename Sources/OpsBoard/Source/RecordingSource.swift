@@ -23,6 +23,7 @@ public final class RecordingSource: EventSource {
 
   public var label: String? { "recording" }
   public var isIdle: Bool { delivered == events.count }
+  public var nextEventTime: Double? { delivered < events.count ? events[delivered].time : nil }
 
   public func advance(by seconds: Double) {
     now += seconds
