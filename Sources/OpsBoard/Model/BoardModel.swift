@@ -19,7 +19,7 @@ public struct BoardModel: Sendable, Equatable {
   // MARK: - The projection, as the panes read it
 
   public var queues: [QueueInfo] { projection.queues }
-  public var operations: [OperationInfo] { projection.operations }
+  public var operations: ChunkedArray<OperationInfo> { projection.operations }
   public var cycles: [[String]] { projection.cycles }
   public var warnings: [WarningInfo] { projection.warnings }
   public var now: Double { projection.now }

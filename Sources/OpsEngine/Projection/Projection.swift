@@ -6,7 +6,8 @@
 /// Each event costs O(1) dictionary work plus O(edges) of the operation it touches.
 public struct Projection: Sendable, Equatable {
   public private(set) var queues: [QueueInfo] = []
-  public private(set) var operations: [OperationInfo] = []
+  /// Every operation in the order it was added, stored in chunks that copies share (`ChunkedArray`).
+  public private(set) var operations = ChunkedArray<OperationInfo>()
   /// Reported dependency cycles, each in dependency order.
   public private(set) var cycles: [[String]] = []
   /// Every lint raised, in order.

@@ -1,0 +1,57 @@
+/// An array kept in fixed-size chunks, each copied on write by itself: a copy of the whole shares
+/// every chunk until that chunk is written. The board keeps copies of the projection as time-travel
+/// checkpoints; with one flat array each checkpoint held its own copy of every operation's record
+/// (about 150 MB at 50,000 operations), with chunks it holds only those changed since the last one.
+public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
+  public typealias Index = Int
+  public typealias Indices = Range<Int>
+
+  /// 256 elements a chunk: an operation's record is a few hundred bytes, so a chunk copied because
+  /// one of its operations changed costs tens of kilobytes.
+  private static var shift: Int { 8 }
+  private static var mask: Int { (1 << shift) - 1 }
+
+  private var chunks: [[Element]] = []
+  public private(set) var count = 0
+
+  public init() {}
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { count }
+  public var indices: Range<Int> { 0..<count }
+
+  public subscript(i: Int) -> Element {
+    get {
+      precondition(i >= 0 && i < count, "index \(i) out of range 0..<\(count)")
+      return chunks[i >> Self.shift][i & Self.mask]
+    }
+    _modify {
+      precondition(i >= 0 && i < count, "index \(i) out of range 0..<\(count)")
+      yield &chunks[i >> Self.shift][i & Self.mask]
+    }
+    set {
+      precondition(i >= 0 && i < count, "index \(i) out of range 0..<\(count)")
+      chunks[i >> Self.shift][i & Self.mask] = newValue
+    }
+  }
+
+  public mutating func append(_ element: Element) {
+    if count & Self.mask == 0 {
+      var chunk: [Element] = []
+      chunk.reserveCapacity(1 << Self.shift)
+      chunk.append(element)
+      chunks.append(chunk)
+    } else {
+      chunks[chunks.count - 1].append(element)
+    }
+    count += 1
+  }
+}
+
+extension ChunkedArray: Sendable where Element: Sendable {}
+
+extension ChunkedArray: Equatable where Element: Equatable {
+  public static func == (a: Self, b: Self) -> Bool {
+    a.count == b.count && a.elementsEqual(b)
+  }
+}

@@ -1,0 +1,44 @@
+import Testing
+
+@testable import OpsEngine
+
+/// The projection's operation records live in a `ChunkedArray`: it must behave as an array does
+/// (order, in-place writes, copies independent of each other) across its chunk boundaries.
+@Suite struct ChunkedArrayTests {
+  @Test(arguments: [0, 1, 255, 256, 257, 1_000, 5_000])
+  func holdsWhatWasAppendedInOrder(_ n: Int) {
+    var chunked = ChunkedArray<Int>()
+    for i in 0..<n { chunked.append(i * 3) }
+    #expect(chunked.count == n)
+    #expect(Array(chunked) == (0..<n).map { $0 * 3 })
+    #expect(chunked.indices == 0..<n)
+    #expect(chunked.isEmpty == (n == 0))
+    if n > 0 { #expect(chunked.last == (n - 1) * 3) }
+  }
+
+  @Test func aCopyIsIndependentOfTheOriginal() {
+    var original = ChunkedArray<String>()
+    for i in 0..<600 { original.append("op\(i)") }
+    var copy = original
+    copy[300] = "changed"
+    copy[599].append("!")
+    copy.append("new")
+    #expect(original[300] == "op300" && original[599] == "op599" && original.count == 600)
+    #expect(copy[300] == "changed" && copy[599] == "op599!" && copy.count == 601)
+    #expect(copy[299] == "op299" && copy[301] == "op301")
+    original[0] = "first"
+    #expect(copy[0] == "op0")
+    #expect(original != copy)
+    copy = original
+    #expect(original == copy)
+  }
+
+  @Test func writesInPlaceThroughNestedFields() {
+    var records = ChunkedArray<[Int]>()
+    for _ in 0..<300 { records.append([]) }
+    for i in records.indices { records[i].append(i) }
+    records[257].append(-1)
+    #expect(records[257] == [257, -1])
+    #expect(records.map(\.count).reduce(0, +) == 301)
+  }
+}
