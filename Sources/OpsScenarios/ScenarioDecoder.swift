@@ -46,8 +46,12 @@ struct ScenarioDecoder {
     if let node = top["operations"], !node.isNull {
       if let items = diagnostics.sequence(node, "operations", expected: "a list of operations") {
         let decoder = OperationDecoder(diagnostics: diagnostics)
-        draft.operations = items.enumerated().compactMap {
-          decoder.operation($1, Path.index("operations", $0))
+        // Reserved, not grown: a draft is a few hundred bytes, and doubling left up to half unused.
+        draft.operations.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+          if let operation = decoder.operation(item, Path.index("operations", index)) {
+            draft.operations.append(operation)
+          }
         }
         if items.isEmpty {
           diagnostics.error(
