@@ -20,23 +20,27 @@ public enum EventFormat {
 }
 
 /// The event contract shared by the board, traces and tests. `type` and field names are the JSON keys.
+///
+/// The wide cases that come once per operation or less (`operationAdded`, conditions, exclusivity
+/// waits, commands, warnings) are boxed, so a frequent one (`state`, `didStart`, `didFinish`) sets
+/// the size of every event: 72 bytes instead of 104, in every log and recording the board keeps.
 public enum EventKind: Sendable, Equatable {
   case queueAdded(queue: String, maxConcurrent: Int?, suspended: Bool, qos: QualityOfService)
   case queueSuspended(queue: String)
   case queueResumed(queue: String)
   case queueMaxConcurrent(queue: String, value: Int?)
-  case operationAdded(
+  indirect case operationAdded(
     operation: String, queue: String, priority: QueuePriority, qos: QualityOfService,
     kind: OperationKind, dependencies: [String], conditions: [String], exclusivity: [String],
     work: Double?)
   case dependencyAdded(operation: String, dependency: String)
   case state(operation: String, from: OperationState, to: OperationState, cause: StateCause)
   /// The condition's evaluation waits for the operation it produced (`login` for `loggedIn`).
-  case conditionWaiting(operation: String, condition: String, dependency: String)
+  indirect case conditionWaiting(operation: String, condition: String, dependency: String)
   case conditionStarted(operation: String, condition: String)
-  case conditionResult(
+  indirect case conditionResult(
     operation: String, condition: String, result: ConditionResult, error: String?)
-  case exclusivityWaiting(operation: String, category: String, holder: String)
+  indirect case exclusivityWaiting(operation: String, category: String, holder: String)
   case exclusivityAcquired(operation: String, category: String)
   case exclusivityReleased(operation: String, category: String)
   case cancelled(operation: String, errors: [String], cause: CancelCause)
@@ -47,10 +51,10 @@ public enum EventKind: Sendable, Equatable {
   case didFinish(operation: String, errors: [String], cancelled: Bool)
   case completion(operation: String)
   case cycleDetected(operations: [String])
-  case command(command: String, target: String, value: String?, source: CommandSource)
+  indirect case command(command: String, target: String, value: String?, source: CommandSource)
   /// A lint raised by the engine side (see `Lint`), at the time of the event that raised it. `subject`
   /// is the operation or queue it is about.
-  case warning(kind: String, subject: String, message: String)
+  indirect case warning(kind: String, subject: String, message: String)
   /// The engine could not do something asked of it (a scheduled enqueue of an operation already on a
   /// queue, a production of an unknown operation): nothing changed, and this says why.
   case refused(operation: String, reason: String)

@@ -19,8 +19,9 @@ public enum StateCause: Sendable, Equatable, Hashable {
   /// It waited for a mutual-exclusivity lock after its conditions passed and now holds it.
   case lockAcquired(category: String)
   /// ready → executing: its queue started it in slot `slot` of `limit` (nil: no limit); `after` is what
-  /// made the room, when a slot was not simply free.
-  case started(queue: String, slot: Int, limit: Int?, after: StartTrigger?)
+  /// made the room, when a slot was not simply free. Boxed: inline it made every cause, and so every
+  /// `state` event and every visit of an operation's history, 57 bytes instead of 25.
+  indirect case started(queue: String, slot: Int, limit: Int?, after: StartTrigger?)
   /// ready → finishing: cancelled before it started; its queue starts it, it skips main() and finishes.
   case skippedMain
   /// executing → finishing: the work returned.

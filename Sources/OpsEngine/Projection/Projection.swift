@@ -269,10 +269,14 @@ public struct Projection: Sendable, Equatable {
     guard operationIndex[o] == nil else { return }
     structureVersion += 1
     let i = operations.count
+    // Room for the usual path (initialized, pending, ready, executing, finishing, finished): grown
+    // from one, a history doubles to 8 visits and is copied three times on the way.
+    var history: [StateVisit] = []
+    history.reserveCapacity(conditions.isEmpty ? 6 : 7)
+    history.append(StateVisit(state: .initialized, time: time, cause: nil))
     var op = OperationInfo(
       name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
-      enteredState: time, dependencies: deps, conditions: conditions,
-      history: [StateVisit(state: .initialized, time: time, cause: nil)])
+      enteredState: time, dependencies: deps, conditions: conditions, history: history)
     op.queueIndex = queueIndex[q]
     // Both are empty in most runs: no hashing of the name for them then.
     if !dependentsOfUnknown.isEmpty {

@@ -101,9 +101,16 @@ public struct ObserverCall: Sendable, Equatable {
 
 /// A state an operation entered, when, and why.
 public struct StateVisit: Sendable, Equatable {
-  public let state: OperationState
+  // Largest first: 40 bytes a visit instead of 48 (every operation keeps about six).
   public let time: Double
   public let cause: StateCause?
+  public let state: OperationState
+
+  public init(state: OperationState, time: Double, cause: StateCause?) {
+    self.time = time
+    self.cause = cause
+    self.state = state
+  }
 }
 
 public struct Transition: Sendable, Equatable {
