@@ -101,3 +101,52 @@ extension RandomScenario {
     #expect(found.contains { $0.contains("while a holds x") })
   }
 }
+
+/// The projection's trait counts (which the board's table reads instead of scanning every operation)
+/// equal a scan of the operations after every event.
+@Suite struct OperationTraitsTests {
+  @Test func countsEqualAScanAfterEveryEvent() async {
+    await propertyCheck(count: 120, input: RandomScenario.generator(maxOps: 16)) { scenario in
+      let events = try scenario.runVirtual().events
+      var p = Projection()
+      for event in events {
+        p.apply(event)
+        let ops = Array(p.operations)
+        let scan = OperationTraitsTests.scan(ops)
+        #expect(
+          [
+            p.traits.priority, p.traits.qos, p.traits.dependencies, p.traits.conditions,
+            p.traits.errors,
+          ]
+            == scan, "after \(event.jsonLine)\n\(scenario)")
+      }
+    }
+  }
+
+  @Test func errorsClearedByAFinishAreNoLongerCounted() throws {
+    var p = Projection()
+    let kinds: [EventKind] = [
+      .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default),
+      .operationAdded(
+        operation: "a", queue: "q", priority: .high, qos: .utility, kind: .plain, dependencies: [],
+        conditions: [], exclusivity: [], work: 1),
+      .dependencyAdded(operation: "a", dependency: "b"),
+      .cancelled(operation: "a", errors: ["stop"], cause: .command),
+      .didFinish(operation: "a", errors: [], cancelled: true),
+    ]
+    var counts: [[Int]] = []
+    for (i, kind) in kinds.enumerated() {
+      p.apply(Event(seq: i + 1, time: 0, kind: kind))
+      counts.append([p.traits.priority, p.traits.qos, p.traits.dependencies, p.traits.errors])
+    }
+    #expect(counts == [[0, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1, 1, 1, 1], [1, 1, 1, 0]])
+  }
+
+  static func scan(_ ops: [OperationInfo]) -> [Int] {
+    [
+      ops.filter { $0.priority != .normal }.count, ops.filter { $0.qos != .default }.count,
+      ops.filter { !$0.dependencies.isEmpty }.count, ops.filter { !$0.conditions.isEmpty }.count,
+      ops.filter { !$0.errors.isEmpty }.count,
+    ]
+  }
+}

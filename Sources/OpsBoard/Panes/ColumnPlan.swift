@@ -46,15 +46,15 @@ struct ColumnNeeds: Equatable {
   var conditions = false
   var errors = false
 
+  /// From the projection's counts: a scan of every operation here cost 9 ms a frame at 50,000.
   init(_ model: BoardModel) {
+    let traits = model.projection.traits
     queue = model.queues.count > 1
-    for op in model.operations {
-      if op.priority != .normal { priority = true }
-      if op.qos != .default { qos = true }
-      if !op.dependencies.isEmpty { deps = true }
-      if !op.conditions.isEmpty { conditions = true }
-      if !op.errors.isEmpty { errors = true }
-    }
+    priority = traits.priority > 0
+    qos = traits.qos > 0
+    deps = traits.dependencies > 0
+    conditions = traits.conditions > 0
+    errors = traits.errors > 0
   }
 
   init() {}

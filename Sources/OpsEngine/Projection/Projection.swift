@@ -33,6 +33,8 @@ public struct Projection: Sendable, Equatable {
   public private(set) var executingCount = 0
   /// The operations the last event's start overtook (what the starvation lint looks at).
   public private(set) var lastOvertaken: [String] = []
+  /// How many operations set each optional column (the board shows a column only when one does).
+  public private(set) var traits = OperationTraits()
 
   private var queueIndex: [String: Int] = [:]
   private var operationIndex: [String: Int] = [:]
@@ -143,6 +145,7 @@ public struct Projection: Sendable, Equatable {
     case .dependencyAdded(let o, let d):
       guard let i = slot(of: o) else { break }
       structureVersion += 1
+      if operations[i].dependencies.isEmpty { traits.dependencies += 1 }
       operations[i].dependencies.append(d)
       if let j = operationIndex[d] {
         operations[j].dependents.append(o)
@@ -187,9 +190,13 @@ public struct Projection: Sendable, Equatable {
       operations[i].cancelled = true
       if operations[i].cancelledAt == nil { operations[i].cancelledAt = t }
       operations[i].cancelCause = why
+      if operations[i].errors.isEmpty && !errors.isEmpty { traits.errors += 1 }
       operations[i].errors += errors
       operations[i].waitingForLock = nil
     case .didFinish(let o, let errors, _):
+      if let i = slot(of: o) {
+        traits.errors += (errors.isEmpty ? 0 : 1) - (operations[i].errors.isEmpty ? 0 : 1)
+      }
       updateOperation(o) {
         $0.errors = errors
         $0.observers.append(ObserverCall(name: "didFinish", time: t))
@@ -278,6 +285,10 @@ public struct Projection: Sendable, Equatable {
       name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
       enteredState: time, dependencies: deps, conditions: conditions, history: history)
     op.queueIndex = queueIndex[q]
+    if priority != .normal { traits.priority += 1 }
+    if qos != .default { traits.qos += 1 }
+    if !deps.isEmpty { traits.dependencies += 1 }
+    if !conditions.isEmpty { traits.conditions += 1 }
     // Both are empty in most runs: no hashing of the name for them then.
     if !dependentsOfUnknown.isEmpty {
       op.dependents = dependentsOfUnknown.removeValue(forKey: o) ?? []

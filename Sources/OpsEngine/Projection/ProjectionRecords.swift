@@ -223,3 +223,18 @@ extension QueueInfo {
     changes.append(QueueChange(time: time, maxConcurrent: maxConcurrent, suspended: suspended))
   }
 }
+
+/// How many operations have each optional trait, kept as events are folded so a table can choose its
+/// columns without scanning every operation on every frame.
+public struct OperationTraits: Sendable, Equatable {
+  /// A priority other than normal.
+  public internal(set) var priority = 0
+  /// A quality of service other than the default.
+  public internal(set) var qos = 0
+  /// At least one dependency.
+  public internal(set) var dependencies = 0
+  /// At least one condition or exclusivity category.
+  public internal(set) var conditions = 0
+  /// Errors, as the last cancel or finish left them.
+  public internal(set) var errors = 0
+}
