@@ -26,16 +26,26 @@ struct FrameBudgetTests {
     return BoardSession(scenario, speed: 1000, paused: paused)
   }
 
-  @Test func eachFrameFoldsAtMostTheBudgetAndTheEndIsTheWholeFold() {
-    let s = burstSession()
+  /// Plays `s` frame by frame with a budget of 25 events, checking each frame keeps to it; `after`
+  /// gets the log's length before the frame. Returns the number of frames.
+  @discardableResult
+  func playInSlices(_ s: BoardSession, after: (Int) -> Void) -> Int {
     s.foldBudget = 25
     var frames = 0
     while !s.isOver && frames < 10_000 {
       let before = s.log.count
       s.tick(elapsed: 1)
       #expect(s.log.count - before <= 25)
-      #expect(s.log.count > before, "a frame with work left folds some of it")
+      after(before)
       frames += 1
+    }
+    return frames
+  }
+
+  @Test func eachFrameFoldsAtMostTheBudgetAndTheEndIsTheWholeFold() {
+    let s = burstSession()
+    let frames = playInSlices(s) { before in
+      #expect(s.log.count > before, "a frame with work left folds some of it")
     }
     #expect(s.isOver)
     // Far more frames than one: the run (well over a thousand events) was spread out.
@@ -82,14 +92,8 @@ struct FrameBudgetTests {
       Moment(.state(operation: "op250", to: .finished), caption: "op250 finished"),
     ]
     let s = burstSession(moments: moments)
-    s.foldBudget = 25
-    var frames = 0
-    while !s.isOver && frames < 10_000 {
-      let before = s.log.count
-      s.tick(elapsed: 1)
-      #expect(s.log.count - before <= 25)
+    playInSlices(s) { _ in
       if s.currentMoment != nil { press(s, .character("m")) }
-      frames += 1
     }
     #expect(s.isOver)
     #expect(s.reachedMoments == [0, 1])
