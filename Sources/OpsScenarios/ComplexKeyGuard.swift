@@ -1,63 +1,58 @@
+import CYaml
+
 /// Yams checks mapping keys for duplicates by hashing them, and an alias-built key can stand for an
 /// exponentially large tree ("billion laughs"), which would hang the loader. Scenario keys are always
-/// plain names, so a key that is an alias, a collection or an explicit `?` key is an error anyway; this
-/// finds one before parsing. It only looks when the text has both an anchor and an alias, so ordinary
-/// files (and prose in notes) are never affected.
+/// plain names, so a key that is an alias, a list or a mapping is an error anyway; this finds the
+/// first one before Yams composes anything.
+///
+/// It reads libyaml's events, not the text: a scan of the text missed keys written in ways it did not
+/// foresee (the fuzzer found `[*a, ? *b]`, an explicit key inside a flow list, which hung the loader).
+/// Events name every node with its role, and an alias is one event however much it stands for, so
+/// this is linear in the file. It runs only when the fast composer hands a file to Yams (files with
+/// errors or unusual YAML), so good files never pay for it.
 enum ComplexKeyGuard {
+  /// The 1-based place of the first key that is not a scalar, among the events libyaml produces
+  /// before the end of the stream or its first syntax error (Yams stops at that error too).
   static func find(in text: String) -> (line: Int, column: Int)? {
-    // Bytes, not Foundation's `contains`: this runs on every file, and large ones have neither.
-    guard text.utf8.contains(UInt8(ascii: "&")), text.utf8.contains(UInt8(ascii: "*")) else {
-      return nil
-    }
-    var lineNumber = 0
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      lineNumber += 1
-      let s = Array(line.unicodeScalars)
-      var i = 0
-      // Skip indentation and sequence dashes ("  - - ").
-      while i < s.count, s[i] == " " || (s[i] == "-" && (i + 1 == s.count || s[i + 1] == " ")) {
-        i += 1
+    var text = text
+    return text.withUTF8 { bytes in
+      var parser = yaml_parser_t()
+      guard yaml_parser_initialize(&parser) == 1 else { return nil }
+      defer { yaml_parser_delete(&parser) }
+      yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
+      yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+      // For each open collection: nil for a list, or whether a mapping's next node is a key.
+      var open: [Bool?] = []
+      func nodeEnded() {
+        if let last = open.last, let expectsKey = last { open[open.count - 1] = !expectsKey }
       }
-      if i < s.count, s[i] == "#" { continue }
-      if i < s.count, s[i] == "?", i + 1 == s.count || s[i + 1] == " " {
-        return (lineNumber, i + 1)
-      }
-      for j in i..<s.count {
-        switch s[j] {
-        case "?"
-        where j + 1 < s.count && s[j + 1] == " " && j > 0 && (s[j - 1] == "{" || s[j - 1] == " "):
-          if previousNonSpace(s, before: j).map({ $0 == "{" || $0 == "," }) == true {
-            return (lineNumber, j + 1)
-          }
-        case "]", "}":
-          if isKeyColon(s, after: j + 1) { return (lineNumber, j + 1) }
-        case "*":
-          var k = j + 1
-          while k < s.count,
-            s[k].properties.isAlphabetic || s[k].properties.numericType != nil
-              || s[k] == "_" || s[k] == "-"
-          {
-            k += 1
-          }
-          if k > j + 1, isKeyColon(s, after: k) { return (lineNumber, j + 1) }
-        default: break
+      while true {
+        var event = yaml_event_t()
+        guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
+        defer { yaml_event_delete(&event) }
+        let isKey = open.last.map { $0 == true } ?? false
+        let place = (line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+        switch event.type {
+        case YAML_STREAM_END_EVENT:
+          return nil
+        case YAML_SCALAR_EVENT:
+          nodeEnded()
+        case YAML_ALIAS_EVENT:
+          if isKey { return place }
+          nodeEnded()
+        case YAML_SEQUENCE_START_EVENT:
+          if isKey { return place }
+          open.append(nil)
+        case YAML_MAPPING_START_EVENT:
+          if isKey { return place }
+          open.append(true)
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+          open.removeLast()
+          nodeEnded()
+        default:
+          continue
         }
       }
     }
-    return nil
-  }
-
-  /// `:` after optional spaces, followed by a space, a flow indicator or the end of the line.
-  private static func isKeyColon(_ s: [Unicode.Scalar], after start: Int) -> Bool {
-    var k = start
-    while k < s.count, s[k] == " " { k += 1 }
-    guard k < s.count, s[k] == ":" else { return false }
-    return k + 1 == s.count || [" ", ",", "}", "]"].contains(s[k + 1])
-  }
-
-  private static func previousNonSpace(_ s: [Unicode.Scalar], before j: Int) -> Unicode.Scalar? {
-    var k = j - 1
-    while k >= 0, s[k] == " " { k -= 1 }
-    return k >= 0 ? s[k] : nil
   }
 }

@@ -37,13 +37,6 @@ public enum ScenarioLoader {
     if size > maxFileSize {
       throw ScenarioError(problems: [ScenarioProblem(file: file, message: tooLarge(size))])
     }
-    if let place = ComplexKeyGuard.find(in: text) {
-      throw ScenarioError(problems: [
-        ScenarioProblem(
-          file: file, line: place.line, column: place.column,
-          message: "keys must be plain names: an alias, a list or a mapping cannot be a key")
-      ])
-    }
     let root: SourceNode?
     let nodes: Int
     switch FastComposer.compose(text) {
@@ -51,6 +44,13 @@ public enum ScenarioLoader {
       root = node
       nodes = count
     case .fallback:
+      if let place = ComplexKeyGuard.find(in: text) {
+        throw ScenarioError(problems: [
+          ScenarioProblem(
+            file: file, line: place.line, column: place.column,
+            message: "keys must be plain names: an alias, a list or a mapping cannot be a key")
+        ])
+      }
       (root, nodes) = try composeWithYams(text, file: file)
     }
     guard let root else {
