@@ -37,6 +37,10 @@ public final class LiveRuntime: @unchecked Sendable {
   @exclusivity(unchecked) private var finishedOrder: [Int] = []
   @exclusivity(unchecked) private var finishedHead = 0
   private let retention: LiveRetention
+  /// Names of operations retired since the last drain, for the lints' projection to forget them too
+  /// once their events are published (only when it folds: with lints).
+  @exclusivity(unchecked) private var retiredNames: [String] = []
+  private let lintsForget: Bool
 
   /// The jobs started in the current step, by QoS index, in the order of their `executing` events.
   @exclusivity(unchecked) private var startedJobs: [(level: Int, job: LiveJob)] = []
@@ -92,6 +96,7 @@ public final class LiveRuntime: @unchecked Sendable {
   public init(lints: [any Lint] = Lints.standard, retention: LiveRetention = .standard) {
     self.retention = retention
     publisher = EventPublisher(lints: lints, folds: false)
+    lintsForget = publisher.isFolding
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)
     if retention.finishedKept != nil { core.finishedLog = [] }
@@ -220,6 +225,7 @@ public final class LiveRuntime: @unchecked Sendable {
       // Only operations with at least `kept` created after them: a program names the operations it
       // just added (as dependencies), and those stay known however fast they finish.
       if id < core.ops.count - kept && core.canRetire(id) {
+        if lintsForget { retiredNames.append(core.ops[id].name) }
         core.retire(id)
         works[id] = .none
         conditionClosures[id] = nil
@@ -235,8 +241,11 @@ public final class LiveRuntime: @unchecked Sendable {
   }
 
   /// Delivers buffered events in order on the delivery queue, batch by batch, outside the lock.
+  /// Operations retired while the batch's events were buffered are forgotten by the lints after it:
+  /// every event about them is in the batch or an earlier one.
   private func drain() {
     var batch: [Event] = []
+    var retired: [String] = []
     while true {
       lock.lock()
       if buffer.isEmpty {
@@ -245,6 +254,7 @@ public final class LiveRuntime: @unchecked Sendable {
         return
       }
       swap(&batch, &buffer)
+      if !retiredNames.isEmpty { swap(&retired, &retiredNames) }
       let subs = subscribers
       lock.unlock()
       publishingTo = subs
@@ -252,10 +262,17 @@ public final class LiveRuntime: @unchecked Sendable {
         publishingRawSeq = event.seq
         publisher.publish(event.kind, at: event.time, rescheduling: false)
       }
+      if !retired.isEmpty {
+        publisher.retire(operations: retired)
+        retired.removeAll(keepingCapacity: true)
+      }
       publisher.rescheduleWake()
       batch.removeAll(keepingCapacity: true)
     }
   }
+
+  /// The lints' projection (tests: what it still holds). On the delivery queue.
+  var lintProjection: Projection { delivery.sync { publisher.projection } }
 
   // MARK: - Events
 

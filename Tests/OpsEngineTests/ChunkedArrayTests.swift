@@ -41,4 +41,16 @@ import Testing
     #expect(records[257] == [257, -1])
     #expect(records.map(\.count).reduce(0, +) == 301)
   }
+
+  @Test func aReleasedChunkReadsAsItsStandInAndTheOthersAreUntouched() {
+    var chunked = ChunkedArray<Int>()
+    for i in 0..<600 { chunked.append(i) }
+    chunked.releaseChunk(containing: 300, standIn: -1)
+    #expect(chunked.count == 600)
+    #expect((256..<512).allSatisfy { chunked[$0] == -1 })
+    #expect(chunked[255] == 255 && chunked[512] == 512 && chunked[599] == 599)
+    #expect(Array(chunked.prefix(256)) == Array(0..<256))
+    chunked.append(600)
+    #expect(chunked[600] == 600 && chunked.count == 601)
+  }
 }

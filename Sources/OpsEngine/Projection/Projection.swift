@@ -50,6 +50,8 @@ public struct Projection: Sendable, Equatable {
   private var brokenCycles = Set<Int>()
   /// The producer of the operation about to be added (didProduce comes right before operationAdded).
   private var producer: (producer: String, produced: String)?
+  /// Retired operations in each chunk of `operations` (see `retire`).
+  private var retiredInChunk: [Int] = []
 
   public init() {}
 
@@ -218,6 +220,39 @@ public struct Projection: Sendable, Equatable {
       break
     }
   }
+
+  // MARK: - Retirement
+
+  /// What a retired operation's record reads as: finished, nameless, with nothing in it.
+  static let retiredStandIn = OperationInfo(
+    name: "", index: -1, queue: "", priority: .normal, qos: .default, kind: .plain, work: nil,
+    state: .finished, enteredState: 0, dependencies: [], conditions: [], history: [])
+
+  /// Forgets a finished operation: its name is no longer known and its record is freed (it reads as
+  /// `retiredStandIn`; a chunk of `operations` all retired is released). The live runtime's lints
+  /// fold the whole stream, so without this they would keep every operation ever run; it retires an
+  /// operation here once its core has retired it (see `LiveRetention`): finished, and every
+  /// operation that depends on it finished, so no later event names it.
+  mutating func retire(_ name: String) {
+    guard let i = operationIndex.removeValue(forKey: name) else { return }
+    precondition(operations[i].state == .finished, "\(name) is retired before it finished")
+    if recentSlot == i {
+      recentSlot = -1
+      recentName = ""
+    }
+    operations[i] = Self.retiredStandIn
+    let chunk = i / ChunkedArray<OperationInfo>.chunkSize
+    if retiredInChunk.count <= chunk {
+      retiredInChunk += repeatElement(0, count: chunk + 1 - retiredInChunk.count)
+    }
+    retiredInChunk[chunk] += 1
+    if retiredInChunk[chunk] == ChunkedArray<OperationInfo>.chunkSize {
+      operations.releaseChunk(containing: i, standIn: Self.retiredStandIn)
+    }
+  }
+
+  /// Operations known by name (retired ones are not).
+  var knownOperationCount: Int { operationIndex.count }
 
   // MARK: - Updates
 

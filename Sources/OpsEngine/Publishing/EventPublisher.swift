@@ -48,6 +48,16 @@ public final class EventPublisher {
     if rescheduling { rescheduleWake() }
   }
 
+  /// Whether events are folded into `projection` (see `init`).
+  var isFolding: Bool { folds }
+
+  /// Forgets operations the live runtime retired (see `Projection.retire`), once every event up to
+  /// their retirement has been published.
+  func retire(operations names: [String]) {
+    guard folds else { return }
+    for name in names { projection.retire(name) }
+  }
+
   /// A wake-up asked for with `token` is due; stale tokens are ignored. True if it was live.
   @discardableResult
   func wake(at time: Double, token: Int) -> Bool {
