@@ -30,9 +30,29 @@ public final class EventPublisher {
   /// wake-up cannot run in the middle of one, and asking every lint for its deadline after every event
   /// was ~6% of the live runtime's delivery.
   func publish(_ kind: EventKind, at time: Double, rescheduling: Bool = true) {
-    emit(kind, at: time)
+    publish(numbered: Event(seq: seq + 1, time: time, kind: kind), rescheduling: rescheduling)
+  }
+
+  /// Publishes one event from the core, renumbered by the publisher. Borrowed: while no warning has
+  /// been raised the core's numbers are the publisher's, and the event goes on as it is, with no
+  /// copy of its fields.
+  func publish(_ event: borrowing Event, rescheduling: Bool = true) {
+    if event.seq == seq + 1 {
+      publish(numbered: event, rescheduling: rescheduling)
+    } else {
+      publish(
+        numbered: Event(seq: seq + 1, time: event.time, kind: event.kind),
+        rescheduling: rescheduling)
+    }
+  }
+
+  /// `event.seq` is the publisher's next number.
+  private func publish(numbered event: borrowing Event, rescheduling: Bool) {
+    seq += 1
+    if folds { projection.apply(event) }
+    deliver(event)
     guard !lints.isEmpty else { return }
-    let event = Event(seq: seq, time: time, kind: kind)
+    let time = event.time
     // The lints read the projection in place: passing the stored property would copy it (a retain
     // and a release of each of its fields, for every event), and moving it out into a fresh local
     // built and destroyed an empty projection per event.
