@@ -53,4 +53,12 @@ import Testing
     chunked.append(600)
     #expect(chunked[600] == 600 && chunked.count == 601)
   }
+
+  @Test func readingInPlaceSeesWhatTheSubscriptSees() {
+    var records = ChunkedArray<[Int]>()
+    for i in 0..<600 { records.append([i, -i]) }
+    records.releaseChunk(containing: 0, standIn: [7])
+    for i in [0, 255, 256, 511, 512, 599] { #expect(records.read(i) { $0 } == records[i]) }
+    #expect(records.read(3, \.count) == 1 && records.read(300, \.last) == -300)
+  }
 }

@@ -17,8 +17,10 @@ public struct NeverFinishesLint: Lint {
     switch event.kind {
     case .state(let o, _, .executing, _):
       // Fields read in place rather than a copy of the whole record, on every start.
-      guard let i = p.index(ofOperation: o), p.operations[i].kind != .group else { return }
-      deadlines.set(o, at: event.time + Self.limit(work: p.operations[i].work))
+      guard let i = p.index(ofOperation: o) else { return }
+      let (kind, work) = p.operations.read(i) { ($0.kind, $0.work) }
+      guard kind != .group else { return }
+      deadlines.set(o, at: event.time + Self.limit(work: work))
     case .state(let o, .executing, _, _):
       deadlines.remove(o)
     default:

@@ -330,7 +330,7 @@ public struct Projection: Sendable, Equatable {
     for d in deps {
       if let j = operationIndex[d] {
         operations[j].dependents.append(o)
-        if operations[j].state == .finished { operations[i].finishedDependencies += 1 }
+        if operations.read(j, \.state) == .finished { operations[i].finishedDependencies += 1 }
       } else {
         dependentsOfUnknown[d, default: []].append(o)
       }
@@ -346,8 +346,8 @@ public struct Projection: Sendable, Equatable {
     _ o: String, from: OperationState, to: OperationState, cause: StateCause, event: Event
   ) {
     guard let i = slot(of: o) else { return }
-    let level = operations[i].priority.level
-    if let q = operations[i].queueIndex {
+    let (level, queueIndex) = operations.read(i) { ($0.priority.level, $0.queueIndex) }
+    if let q = queueIndex {
       updateQueue(at: q) {
         $0.counts[from] -= 1
         $0.counts[to] += 1
@@ -372,7 +372,7 @@ public struct Projection: Sendable, Equatable {
     Self.enter(&operations[i], to, from: from, cause: cause, event: event)
     if to == .executing { noteOvertaken(by: i) }
     if to == .finished {
-      for d in operations[i].dependents {
+      for d in operations.read(i, \.dependents) {
         if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
       }
     }
@@ -412,8 +412,8 @@ public struct Projection: Sendable, Equatable {
   /// Reads the starter's fields in place: a copy of its record, and of its queue's, on every start
   /// was a measurable part of the fold at 50,000 operations.
   private mutating func noteOvertaken(by i: Int) {
-    let level = operations[i].priority.level
-    guard level > 0, let qi = operations[i].queueIndex else { return }
+    let (level, queueIndex) = operations.read(i) { ($0.priority.level, $0.queueIndex) }
+    guard level > 0, let qi = queueIndex else { return }
     for lower in 0..<level where !queues[qi].readyByPriority[lower].isEmpty {
       // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
       for m in queues[qi].readyByPriority[lower].sorted() where !operations[m].cancelled {
