@@ -2,6 +2,7 @@
 /// finish, holding its queue slot forever.
 public struct NeverFinishesLint: Lint {
   public let kind = "neverFinishes"
+  public var eventTypes: Set<String>? { ["state"] }
   public let summary = "an operation has been executing far longer than expected"
   public let teaching =
     "An asynchronous operation that never calls finish holds its queue slot forever."

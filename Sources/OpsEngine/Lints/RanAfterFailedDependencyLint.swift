@@ -1,6 +1,7 @@
 /// A finished dependency counts whatever its outcome: dependents of a cancelled or failed operation run.
 public struct RanAfterFailedDependencyLint: Lint {
   public let kind = "ranAfterFailedDependency"
+  public var eventTypes: Set<String>? { ["didStart"] }
   public let summary = "an operation ran although a dependency was cancelled or failed"
   public let teaching =
     "A finished dependency counts whatever its outcome. Add a noFailedDependencies condition, or "
