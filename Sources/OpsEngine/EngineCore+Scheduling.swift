@@ -3,7 +3,10 @@
 /// within each, until no slot is left; a suspended queue starts nothing.
 extension EngineCore {
   func markDirty(_ qid: Int) {
-    if dirtySet.insert(qid).inserted { work.append(.schedule(queue: qid)) }
+    if !dirty[qid] {
+      dirty[qid] = true
+      work.append(.schedule(queue: qid))
+    }
   }
 
   /// Runs queue scheduling until nothing more can start. Reentrancy-safe: nested calls return at once.
@@ -17,7 +20,7 @@ extension EngineCore {
       let q: QueueRecord
       switch item {
       case .schedule(let qid):
-        dirtySet.remove(qid)
+        dirty[qid] = false
         q = queues[qid]
       case .release(let qid, let by):
         q = queues[qid]
@@ -30,17 +33,23 @@ extension EngineCore {
         for id in held { dispatch(ops[id], on: queues[qid]) }
         continue
       }
-      for op in schedule(q) { dispatch(op, on: q) }
+      // The starts go through a buffer kept between passes (one allocation, not one a pass);
+      // taken out while dispatching, in case a dispatch ever schedules again.
+      var started: [OperationRecord] = []
+      swap(&started, &startedBuffer)
+      schedule(q, into: &started)
+      for op in started { dispatch(op, on: q) }
+      started.removeAll(keepingCapacity: true)
+      swap(&started, &startedBuffer)
     }
     work.removeAll(keepingCapacity: true)
     workHead = 0
   }
 
-  private func schedule(_ q: QueueRecord) -> [OperationRecord] {
+  private func schedule(_ q: QueueRecord, into started: inout [OperationRecord]) {
     defer { q.roomMaker = nil }
-    guard !q.suspended else { return [] }
+    guard !q.suspended else { return }
     var slots = q.limit == Int.max ? Int.max : q.limit - q.executing
-    var started: [OperationRecord] = []
     func take(_ op: OperationRecord) {
       op.tookSlot = true
       q.executing += 1
@@ -64,7 +73,6 @@ extension EngineCore {
         take(op)
       }
     }
-    return started
   }
 
   /// The queue hands a dispatched operation to its dispatch queue: it begins at once, unless a barrier

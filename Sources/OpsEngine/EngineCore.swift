@@ -61,7 +61,8 @@ public enum EngineError: Error, Equatable, CustomStringConvertible, Sendable {
 final class EngineCore {
   // unowned(unsafe): the runtime owns the core and outlives it; no retain/release per host call.
   unowned(unsafe) let host: any EngineHost
-  @exclusivity(unchecked) var sink: (Event) -> Void = { _ in }
+  /// Receives each event, owned: the live runtime's buffer takes it without a copy.
+  @exclusivity(unchecked) var sink: (consuming Event) -> Void = { _ in }
   @exclusivity(unchecked) private(set) var seq = 0
   @exclusivity(unchecked) var ops: [OperationRecord] = []
   @exclusivity(unchecked) var queues: [QueueRecord] = []
@@ -95,8 +96,10 @@ final class EngineCore {
   @exclusivity(unchecked) var barriers: [Barriers] = []
   @exclusivity(unchecked) var work: [Work] = []
   @exclusivity(unchecked) var workHead = 0
-  @exclusivity(unchecked) var dirtySet = Set<Int>()
+  /// By queue id: a `.schedule` of the queue is in `work` (a flag, not a set: no hashing per step).
+  @exclusivity(unchecked) var dirty: [Bool] = []
   @exclusivity(unchecked) var settling = false
+  @exclusivity(unchecked) var startedBuffer: [OperationRecord] = []
   /// Stands in for every retired operation (see `EngineCore+Retirement`): finished, nameless.
   let retiredPlaceholder: OperationRecord = {
     let r = OperationRecord(id: -1, spec: OperationSpec(name: ""))
@@ -114,7 +117,7 @@ final class EngineCore {
   func operation(named name: String) -> OperationRecord? { opByName[name].map { ops[$0] } }
   func queue(named name: String) -> QueueRecord? { queueByName[name].map { queues[$0] } }
 
-  func emit(_ kind: EventKind) {
+  func emit(_ kind: consuming EventKind) {
     seq += 1
     sink(Event(seq: seq, time: host.now, kind: kind))
   }
@@ -147,6 +150,7 @@ final class EngineCore {
     let q = QueueRecord(id: queues.count, spec: spec)
     queues.append(q)
     barriers.append(Barriers())
+    dirty.append(false)
     queueByName[spec.name] = q.id
     emit(
       .queueAdded(queue: q.name, maxConcurrent: q.maxConcurrent, suspended: q.suspended, qos: q.qos)

@@ -88,6 +88,45 @@ public enum EventKind: Sendable, Equatable {
     }
   }
 
+  /// `type` as a small number, for tables by event type: `typeNames[typeIndex] == type`.
+  var typeIndex: Int {
+    switch self {
+    case .queueAdded: 0
+    case .queueSuspended: 1
+    case .queueResumed: 2
+    case .queueMaxConcurrent: 3
+    case .operationAdded: 4
+    case .dependencyAdded: 5
+    case .state: 6
+    case .conditionStarted: 7
+    case .conditionResult: 8
+    case .exclusivityWaiting: 9
+    case .exclusivityAcquired: 10
+    case .exclusivityReleased: 11
+    case .cancelled: 12
+    case .cancelTooLate: 13
+    case .didStart: 14
+    case .didProduce: 15
+    case .willFinish: 16
+    case .didFinish: 17
+    case .completion: 18
+    case .cycleDetected: 19
+    case .command: 20
+    case .warning: 21
+    case .refused: 22
+    case .conditionWaiting: 23
+    }
+  }
+
+  /// Every `type`, by `typeIndex`.
+  static let typeNames = [
+    "queueAdded", "queueSuspended", "queueResumed", "queueMaxConcurrent", "operationAdded",
+    "dependencyAdded", "state", "conditionStarted", "conditionResult", "exclusivityWaiting",
+    "exclusivityAcquired", "exclusivityReleased", "cancelled", "cancelTooLate", "didStart",
+    "didProduce", "willFinish", "didFinish", "completion", "cycleDetected", "command", "warning",
+    "refused", "conditionWaiting",
+  ]
+
   /// The operation the event is about, if any.
   public var operation: String? {
     switch self {

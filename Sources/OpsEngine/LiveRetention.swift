@@ -4,7 +4,10 @@
 /// `count` most recently created, and nothing that depends on it is unfinished: its name is forgotten,
 /// so `state(of:)` gives nil, a command names the retention in its rejection, and naming it as a new
 /// dependency throws `unknownOperation`. Events are not affected: every event is still
-/// published, and a subscriber's own projection (the board's) keeps what it was sent.
+/// published, and a subscriber's own projection (the board's) keeps what it was sent. The lints'
+/// projection forgets a retired operation too, once its events are published: a lint looking it up
+/// by name finds nothing, as the runtime does (the standard lints only look up operations that are
+/// unfinished or a dependency of an unfinished one, which are never retired).
 public struct LiveRetention: Sendable, Equatable {
   /// Finished operations kept before the oldest are retired; nil keeps every one.
   public let finishedKept: Int?

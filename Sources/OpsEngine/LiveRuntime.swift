@@ -37,6 +37,13 @@ public final class LiveRuntime: @unchecked Sendable {
   @exclusivity(unchecked) private var finishedOrder: [Int] = []
   @exclusivity(unchecked) private var finishedHead = 0
   private let retention: LiveRetention
+  /// Names of operations retired since the last drain, for the lints' projection to forget them too
+  /// once their events are published (only when it folds: with lints).
+  @exclusivity(unchecked) private var retiredNames: [String] = []
+  /// Records retired in the current step, released once the lock is (freeing a record and its spec
+  /// is a dozen deallocations the other threads need not wait for).
+  @exclusivity(unchecked) private var retiredRecords: [OperationRecord] = []
+  private let lintsForget: Bool
 
   /// The jobs started in the current step, by QoS index, in the order of their `executing` events.
   @exclusivity(unchecked) private var startedJobs: [(level: Int, job: LiveJob)] = []
@@ -92,6 +99,7 @@ public final class LiveRuntime: @unchecked Sendable {
   public init(lints: [any Lint] = Lints.standard, retention: LiveRetention = .standard) {
     self.retention = retention
     publisher = EventPublisher(lints: lints, folds: false)
+    lintsForget = publisher.isFolding
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)
     if retention.finishedKept != nil { core.finishedLog = [] }
@@ -174,8 +182,11 @@ public final class LiveRuntime: @unchecked Sendable {
     if startDrain { drainScheduled = true }
     var launching: [Launch] = []
     if !launches.isEmpty { swap(&launching, &launches) }
+    var retired: [OperationRecord] = []
+    if !retiredRecords.isEmpty { swap(&retired, &retiredRecords) }
     lock.unlock()
     for launch in launching { launch.run() }
+    retired = []
     // A short delay gathers events into larger batches: the delivery thread then takes the lock once per
     // batch instead of competing for it at every step.
     if startDrain { delivery.asyncAfter(deadline: .now() + .microseconds(200)) { self.drain() } }
@@ -183,7 +194,7 @@ public final class LiveRuntime: @unchecked Sendable {
   }
 
   /// The core's sink: bookkeeping for waiters and cancellation flags, then buffering for delivery.
-  private func record(_ event: Event) {
+  private func record(_ event: consuming Event) {
     switch event.kind {
     case .state(_, _, .pending, _):
       unfinished += 1
@@ -220,9 +231,11 @@ public final class LiveRuntime: @unchecked Sendable {
       // Only operations with at least `kept` created after them: a program names the operations it
       // just added (as dependencies), and those stay known however fast they finish.
       if id < core.ops.count - kept && core.canRetire(id) {
+        if lintsForget { retiredNames.append(core.ops[id].name) }
+        retiredRecords.append(core.ops[id])
         core.retire(id)
         works[id] = .none
-        conditionClosures[id] = nil
+        if !conditionClosures.isEmpty { conditionClosures[id] = nil }
       } else {
         finishedOrder.append(id)
       }
@@ -235,8 +248,11 @@ public final class LiveRuntime: @unchecked Sendable {
   }
 
   /// Delivers buffered events in order on the delivery queue, batch by batch, outside the lock.
+  /// Operations retired while the batch's events were buffered are forgotten by the lints after it:
+  /// every event about them is in the batch or an earlier one.
   private func drain() {
     var batch: [Event] = []
+    var retired: [String] = []
     while true {
       lock.lock()
       if buffer.isEmpty {
@@ -245,17 +261,28 @@ public final class LiveRuntime: @unchecked Sendable {
         return
       }
       swap(&batch, &buffer)
+      if !retiredNames.isEmpty { swap(&retired, &retiredNames) }
       let subs = subscribers
       lock.unlock()
       publishingTo = subs
-      for event in batch {
-        publishingRawSeq = event.seq
-        publisher.publish(event.kind, at: event.time, rescheduling: false)
+      // Each event borrowed from the batch, which alone destroys it.
+      batch.withUnsafeBufferPointer { events in
+        for i in events.indices {
+          publishingRawSeq = events[i].seq
+          publisher.publish(events[i], rescheduling: false)
+        }
+      }
+      if !retired.isEmpty {
+        publisher.retire(operations: retired)
+        retired.removeAll(keepingCapacity: true)
       }
       publisher.rescheduleWake()
       batch.removeAll(keepingCapacity: true)
     }
   }
+
+  /// The lints' projection (tests: what it still holds). On the delivery queue.
+  var lintProjection: Projection { delivery.sync { publisher.projection } }
 
   // MARK: - Events
 
@@ -431,13 +458,15 @@ public final class LiveRuntime: @unchecked Sendable {
   /// `level`, it returns the next job for that worker to run.
   private func workReturned(_ id: Int, errors: [String], level: Int? = nil) -> LiveJob? {
     beginStep()
-    let noticed = contexts[id]?.noticedCancelAt
+    // Released after the step, outside the lock.
+    let context = contexts[id]
+    let noticed = context?.noticedCancelAt
     contexts[id] = nil
     core.workFinished(
       core.ops[id],
       noticed.map { errors.isEmpty ? .noticedCancel(at: $0) : .returned(errors: errors) }
         ?? .returned(errors: errors))
-    return endStep(handOff: level)
+    return withExtendedLifetime(context) { endStep(handOff: level) }
   }
 
   /// The QoS index of an operation's work: its own QoS, else its queue's.

@@ -43,7 +43,7 @@ public final class VirtualRuntime {
     // after every event: nothing can wake in between, and asking each lint after every event was a
     // few percent of a long run.
     core.sink = { [unowned self] event in
-      publisher.publish(event.kind, at: event.time, rescheduling: false)
+      publisher.publish(event, rescheduling: false)
       wakeUnsettled = true
     }
     publisher.deliver = { [unowned self] event in

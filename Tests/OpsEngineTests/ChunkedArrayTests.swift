@@ -41,4 +41,24 @@ import Testing
     #expect(records[257] == [257, -1])
     #expect(records.map(\.count).reduce(0, +) == 301)
   }
+
+  @Test func aReleasedChunkReadsAsItsStandInAndTheOthersAreUntouched() {
+    var chunked = ChunkedArray<Int>()
+    for i in 0..<600 { chunked.append(i) }
+    chunked.releaseChunk(containing: 300, standIn: -1)
+    #expect(chunked.count == 600)
+    #expect((256..<512).allSatisfy { chunked[$0] == -1 })
+    #expect(chunked[255] == 255 && chunked[512] == 512 && chunked[599] == 599)
+    #expect(Array(chunked.prefix(256)) == Array(0..<256))
+    chunked.append(600)
+    #expect(chunked[600] == 600 && chunked.count == 601)
+  }
+
+  @Test func readingInPlaceSeesWhatTheSubscriptSees() {
+    var records = ChunkedArray<[Int]>()
+    for i in 0..<600 { records.append([i, -i]) }
+    records.releaseChunk(containing: 0, standIn: [7])
+    for i in [0, 255, 256, 511, 512, 599] { #expect(records.read(i) { $0 } == records[i]) }
+    #expect(records.read(3, \.count) == 1 && records.read(300, \.last) == -300)
+  }
 }

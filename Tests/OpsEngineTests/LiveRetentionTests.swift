@@ -1,6 +1,7 @@
 import Foundation
-import OpsEngine
 import Testing
+
+@testable import OpsEngine
 
 /// `LiveRetention`: finished operations beyond the limit are forgotten by name, the events are not.
 @Suite struct LiveRetentionTests {
@@ -45,6 +46,54 @@ import Testing
     // Once b finished, both go (a was tried again then).
     #expect(rt.state(of: "a") == nil)
     #expect(rt.state(of: "b") == nil)
+  }
+
+  @Test func theLintsForgetWhatTheRuntimeRetired() throws {
+    let rt = LiveRuntime(retention: try LiveRetention(keepingFinished: 0))
+    let log = EventLog(rt)
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    for i in 0..<600 { try rt.addOperation(live("op\(i)"), work: .none, on: "q") }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    let retired = (0..<600).filter { rt.state(of: "op\($0)") == nil }
+    #expect(retired.count > 512, "the runtime retired only \(retired.count)")
+    let p = rt.lintProjection
+    // Every operation the runtime forgot, the lints' projection forgot too, and only those.
+    #expect(p.knownOperationCount == 600 - retired.count)
+    for i in retired { #expect(p.operation(named: "op\(i)") == nil) }
+    for i in 0..<600 where !retired.contains(i) {
+      #expect(p.operation(named: "op\(i)")?.state == .finished)
+    }
+    // Positions stay: a forgotten record reads as finished and nameless.
+    #expect(p.operations.count == 600 && p.unfinishedCount == 0)
+    #expect(p.operations[retired[0]].name.isEmpty && p.operations[retired[0]].state == .finished)
+    // The subscriber still got every event.
+    #expect(log.finishOrder.count == 600)
+  }
+
+  @Test func aLintStillSeesAFailedDependencyOfAnOperationThatStartsLater() throws {
+    struct Failure: Error {}
+    let rt = LiveRuntime(retention: try LiveRetention(keepingFinished: 0))
+    let log = EventLog(rt)
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    try rt.addQueue(QueueSpec(name: "held", suspended: true))
+    // `bad` is enqueued once `after` names it (with nothing kept it could be gone before).
+    try rt.addOperation(live("bad"), work: .sync { _ in throw Failure() })
+    try rt.addOperation(live("after", deps: ["bad"]), work: .none, on: "held")
+    try rt.enqueue("bad", on: "q")
+    // Plenty finishes meanwhile, so retirement runs many times while `after` waits.
+    for i in 0..<300 { try rt.addOperation(live("op\(i)"), work: .none, on: "q") }
+    #expect(rt.waitUntilFinished(["op299"], timeout: liveTimeout))
+    rt.flushDeliveries()
+    #expect(rt.lintProjection.operation(named: "bad")?.errors.isEmpty == false)
+    #expect(rt.perform(.resume(queue: "held")) == .applied)
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    let warned = log.events.contains {
+      if case .warning("ranAfterFailedDependency", "after", _) = $0.kind { true } else { false }
+    }
+    #expect(warned)
+    // Once `after` finished, `bad` can go.
+    #expect(rt.state(of: "bad") == nil)
+    #expect(rt.lintProjection.operation(named: "bad") == nil)
   }
 
   @Test func retainingEverythingForgetsNothing() throws {

@@ -3,6 +3,7 @@
 /// start, which a suspended queue never does (swift-corelibs-foundation `TestOperationQueue`).
 public struct CancelledOnSuspendedQueueLint: Lint {
   public let kind = "cancelledOnSuspendedQueue"
+  public var eventTypes: Set<String>? { ["cancelled"] }
   public let summary = "an operation was cancelled while its queue is suspended"
   public let teaching =
     "A cancelled operation still has to be started by its queue to finish (it then skips main()), "

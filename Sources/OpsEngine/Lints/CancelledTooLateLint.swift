@@ -1,6 +1,7 @@
 /// cancel() on a finished operation does nothing.
 public struct CancelledTooLateLint: Lint {
   public let kind = "cancelledTooLate"
+  public var eventTypes: Set<String>? { ["cancelTooLate"] }
   public let summary = "an operation was cancelled after it had finished"
   public let teaching =
     "cancel() on a finished operation does nothing: cancel earlier, or not at all."

@@ -1,6 +1,7 @@
 /// Operations in a dependency cycle never become ready; OperationQueue never says so.
 public struct DependencyCycleLint: Lint {
   public let kind = "dependencyCycle"
+  public var eventTypes: Set<String>? { ["cycleDetected"] }
   public let summary = "an operation is part of a dependency cycle"
   public let teaching =
     "None of them can ever become ready and OperationQueue never reports it: the operations simply "

@@ -8,6 +8,9 @@ public protocol Lint: Sendable {
   var summary: String { get }
   /// What to do about it: the sentence that ends every message of this kind.
   var teaching: String { get }
+  /// The event types (`EventKind.type`) after which `check(after:in:_:)` can find or note anything;
+  /// after any other it is not called. nil (the default): after every event.
+  var eventTypes: Set<String>? { get }
   /// Looks at the projection right after `event` was folded into it.
   mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput)
   /// The earliest time this lint must look again though no event happens (time-based lints), or nil.
@@ -17,6 +20,7 @@ public protocol Lint: Sendable {
 }
 
 extension Lint {
+  public var eventTypes: Set<String>? { nil }
   public mutating func nextDeadline() -> Double? { nil }
   public mutating func check(at time: Double, in projection: Projection, _ out: inout LintOutput) {}
 }

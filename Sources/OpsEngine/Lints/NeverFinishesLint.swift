@@ -2,6 +2,7 @@
 /// finish, holding its queue slot forever.
 public struct NeverFinishesLint: Lint {
   public let kind = "neverFinishes"
+  public var eventTypes: Set<String>? { ["state"] }
   public let summary = "an operation has been executing far longer than expected"
   public let teaching =
     "An asynchronous operation that never calls finish holds its queue slot forever."
@@ -17,8 +18,10 @@ public struct NeverFinishesLint: Lint {
     switch event.kind {
     case .state(let o, _, .executing, _):
       // Fields read in place rather than a copy of the whole record, on every start.
-      guard let i = p.index(ofOperation: o), p.operations[i].kind != .group else { return }
-      deadlines.set(o, at: event.time + Self.limit(work: p.operations[i].work))
+      guard let i = p.index(ofOperation: o) else { return }
+      let (kind, work) = p.operations.read(i) { ($0.kind, $0.work) }
+      guard kind != .group else { return }
+      deadlines.set(o, at: event.time + Self.limit(work: work))
     case .state(let o, .executing, _, _):
       deadlines.remove(o)
     default:

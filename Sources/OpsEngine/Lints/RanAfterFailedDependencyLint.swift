@@ -1,6 +1,7 @@
 /// A finished dependency counts whatever its outcome: dependents of a cancelled or failed operation run.
 public struct RanAfterFailedDependencyLint: Lint {
   public let kind = "ranAfterFailedDependency"
+  public var eventTypes: Set<String>? { ["didStart"] }
   public let summary = "an operation ran although a dependency was cancelled or failed"
   public let teaching =
     "A finished dependency counts whatever its outcome. Add a noFailedDependencies condition, or "
@@ -12,10 +13,10 @@ public struct RanAfterFailedDependencyLint: Lint {
     // Fields read in place: copying whole records (every field retained) on every start was
     // measurable at 50,000 operations.
     guard case .didStart(let o) = event.kind, let i = p.index(ofOperation: o) else { return }
-    for d in p.operations[i].dependencies {
+    for d in p.operations.read(i, \.dependencies) {
       guard let j = p.index(ofOperation: d) else { continue }
-      let cancelled = p.operations[j].cancelled
-      guard cancelled || !p.operations[j].errors.isEmpty else { continue }
+      let (cancelled, failed) = p.operations.read(j) { ($0.cancelled, !$0.errors.isEmpty) }
+      guard cancelled || failed else { continue }
       out.raise(
         o, "\(o) ran although its dependency \(d) \(cancelled ? "was cancelled" : "failed").")
       return

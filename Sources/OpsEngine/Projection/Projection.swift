@@ -52,6 +52,8 @@ public struct Projection: Sendable, Equatable {
   private var brokenCycles = Set<Int>()
   /// The producer of the operation about to be added (didProduce comes right before operationAdded).
   private var producer: (producer: String, produced: String)?
+  /// Retired operations in each chunk of `operations` (see `retire`).
+  private var retiredInChunk: [Int] = []
 
   public init() {}
 
@@ -226,6 +228,39 @@ public struct Projection: Sendable, Equatable {
     }
   }
 
+  // MARK: - Retirement
+
+  /// What a retired operation's record reads as: finished, nameless, with nothing in it.
+  static let retiredStandIn = OperationInfo(
+    name: "", index: -1, queue: "", priority: .normal, qos: .default, kind: .plain, work: nil,
+    state: .finished, enteredState: 0, dependencies: [], conditions: [], history: [])
+
+  /// Forgets a finished operation: its name is no longer known and its record is freed (it reads as
+  /// `retiredStandIn`; a chunk of `operations` all retired is released). The live runtime's lints
+  /// fold the whole stream, so without this they would keep every operation ever run; it retires an
+  /// operation here once its core has retired it (see `LiveRetention`): finished, and every
+  /// operation that depends on it finished, so no later event names it.
+  mutating func retire(_ name: String) {
+    guard let i = operationIndex.removeValue(forKey: name) else { return }
+    precondition(operations[i].state == .finished, "\(name) is retired before it finished")
+    if recentSlot == i {
+      recentSlot = -1
+      recentName = ""
+    }
+    operations[i] = Self.retiredStandIn
+    let chunk = i / ChunkedArray<OperationInfo>.chunkSize
+    if retiredInChunk.count <= chunk {
+      retiredInChunk += repeatElement(0, count: chunk + 1 - retiredInChunk.count)
+    }
+    retiredInChunk[chunk] += 1
+    if retiredInChunk[chunk] == ChunkedArray<OperationInfo>.chunkSize {
+      operations.releaseChunk(containing: i, standIn: Self.retiredStandIn)
+    }
+  }
+
+  /// Operations known by name (retired ones are not).
+  var knownOperationCount: Int { operationIndex.count }
+
   // MARK: - Updates
 
   private mutating func slot(of name: String) -> Int? {
@@ -310,7 +345,7 @@ public struct Projection: Sendable, Equatable {
     for d in deps {
       if let j = operationIndex[d] {
         operations[j].dependents.append(o)
-        if operations[j].state == .finished { operations[i].finishedDependencies += 1 }
+        if operations.read(j, \.state) == .finished { operations[i].finishedDependencies += 1 }
       } else {
         dependentsOfUnknown[d, default: []].append(o)
       }
@@ -326,8 +361,8 @@ public struct Projection: Sendable, Equatable {
     _ o: String, from: OperationState, to: OperationState, cause: StateCause, event: Event
   ) {
     guard let i = slot(of: o) else { return }
-    let level = operations[i].priority.level
-    if let q = operations[i].queueIndex {
+    let (level, queueIndex) = operations.read(i) { ($0.priority.level, $0.queueIndex) }
+    if let q = queueIndex {
       updateQueue(at: q) {
         $0.counts[from] -= 1
         $0.counts[to] += 1
@@ -352,7 +387,7 @@ public struct Projection: Sendable, Equatable {
     Self.enter(&operations[i], to, from: from, cause: cause, event: event)
     if to == .executing { noteOvertaken(by: i) }
     if to == .finished {
-      for d in operations[i].dependents {
+      for d in operations.read(i, \.dependents) {
         if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
       }
     }
@@ -392,8 +427,8 @@ public struct Projection: Sendable, Equatable {
   /// Reads the starter's fields in place: a copy of its record, and of its queue's, on every start
   /// was a measurable part of the fold at 50,000 operations.
   private mutating func noteOvertaken(by i: Int) {
-    let level = operations[i].priority.level
-    guard level > 0, let qi = operations[i].queueIndex else { return }
+    let (level, queueIndex) = operations.read(i) { ($0.priority.level, $0.queueIndex) }
+    guard level > 0, let qi = queueIndex else { return }
     for lower in 0..<level where !queues[qi].readyByPriority[lower].isEmpty {
       // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
       for m in queues[qi].readyByPriority[lower].sorted() where !operations[m].cancelled {

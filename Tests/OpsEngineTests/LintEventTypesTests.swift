@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import OpsEngine
+
+/// `Lint.eventTypes`: the publisher calls a lint only after the event types it names (every event
+/// when it names none), and `EventKind.typeIndex` numbers the types `type` spells.
+@Suite struct LintEventTypesTests {
+  final class Calls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var types: [String] = []
+    func note(_ type: String) {
+      lock.lock()
+      types.append(type)
+      lock.unlock()
+    }
+    var all: [String] {
+      lock.lock()
+      defer { lock.unlock() }
+      return types
+    }
+  }
+
+  struct Counting: Lint {
+    let kind = "counting"
+    let summary = "counts its calls"
+    let teaching = ""
+    let eventTypes: Set<String>?
+    let calls: Calls
+    mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput) {
+      calls.note(event.kind.type)
+    }
+  }
+
+  @Test func aLintIsCalledOnlyAfterTheTypesItNames() throws {
+    let starts = Calls()
+    let every = Calls()
+    let rt = VirtualRuntime(
+      lints: Lints.standard + [
+        Counting(eventTypes: ["didStart", "cancelled"], calls: starts),
+        Counting(eventTypes: nil, calls: every),
+      ])
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))
+    try rt.addOperations(
+      (0..<20).map {
+        OperationSpec(
+          name: "op\($0)", dependencies: $0 >= 4 ? ["op\($0 - 4)"] : [],
+          work: WorkScript(duration: 0.1))
+      })
+    for i in 0..<20 { try rt.enqueue("op\(i)", on: "q") }
+    rt.schedule(.cancel(operation: "op19"), at: 0.05)
+    rt.run()
+    let events = rt.events.map(\.kind.type)
+    // Warnings are the publisher's own: no lint is called after them.
+    #expect(every.all == events.filter { $0 != "warning" })
+    #expect(starts.all == events.filter { $0 == "didStart" || $0 == "cancelled" })
+    #expect(starts.all.contains("cancelled") && starts.all.contains("didStart"))
+  }
+
+  @Test func theTypeIndexNumbersEveryType() {
+    let kinds: [EventKind] = [
+      .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default),
+      .queueSuspended(queue: "q"), .queueResumed(queue: "q"),
+      .queueMaxConcurrent(queue: "q", value: 1),
+      .operationAdded(
+        operation: "a", queue: "q", priority: .normal, qos: .default, kind: .plain,
+        dependencies: [], conditions: [], exclusivity: [], work: nil),
+      .dependencyAdded(operation: "a", dependency: "b"),
+      .state(operation: "a", from: .initialized, to: .pending, cause: .added(queue: "q")),
+      .conditionWaiting(operation: "a", condition: "c", dependency: "b"),
+      .conditionStarted(operation: "a", condition: "c"),
+      .conditionResult(operation: "a", condition: "c", result: .satisfied, error: nil),
+      .exclusivityWaiting(operation: "a", category: "x", holder: "b"),
+      .exclusivityAcquired(operation: "a", category: "x"),
+      .exclusivityReleased(operation: "a", category: "x"),
+      .cancelled(operation: "a", errors: [], cause: .command), .cancelTooLate(operation: "a"),
+      .didStart(operation: "a"), .didProduce(operation: "a", produced: "b"),
+      .willFinish(operation: "a", errors: [], cancelled: false),
+      .didFinish(operation: "a", errors: [], cancelled: false), .completion(operation: "a"),
+      .cycleDetected(operations: ["a"]),
+      .command(command: "cancel", target: "a", value: nil, source: .api),
+      .warning(kind: "k", subject: "a", message: "m"), .refused(operation: "a", reason: "r"),
+    ]
+    #expect(kinds.count == EventKind.typeNames.count)
+    #expect(Set(kinds.map(\.typeIndex)) == Set(EventKind.typeNames.indices))
+    for kind in kinds { #expect(EventKind.typeNames[kind.typeIndex] == kind.type) }
+  }
+}
