@@ -1,13 +1,21 @@
 /// Finds dependency cycles (strongly connected components of the dependency graph). Each cycle is returned as a path in dependency
 /// order, starting from its operation declared first.
 enum DependencyCycles {
-  static func find(in operations: [ScenarioOperation]) -> [[String]] {
-    let names = operations.map(\.spec.name)
-    let index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+  /// `index`: each operation's position by name, when the caller has it already.
+  static func find(in operations: [ScenarioOperation], index: [String: Int]? = nil) -> [[String]] {
+    let names = operations.indices.map { operations[$0].spec.name }
+    let index =
+      index ?? Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     // An operation waits for its dependencies and for the operations its conditions add.
-    let edges: [[Int]] = operations.map { op in
-      let conditionDeps = op.spec.conditions.filter { !$0.silent }.compactMap(\.dependency)
-      return (op.spec.dependencies + conditionDeps).compactMap { index[$0] }
+    let edges: [[Int]] = operations.indices.map { i in
+      var edges: [Int] = []
+      for name in operations[i].spec.dependencies {
+        if let d = index[name] { edges.append(d) }
+      }
+      for condition in operations[i].spec.conditions where !condition.silent {
+        if let name = condition.dependency, let d = index[name] { edges.append(d) }
+      }
+      return edges
     }
     let components = StronglyConnected.components(edges)
     return components.map { path(through: Set($0), edges: edges).map { names[$0] } }

@@ -12,11 +12,9 @@ struct ScenarioValidator {
         QueueDraft(name: NameRef(name: "default", path: ""), spec: QueueSpec(name: "default"))
       ]
     }
-    let queueNames = unique(queues.map(\.name), what: "queue")
-    let operationNames = unique(draft.operations.map(\.name), what: "operation")
+    let queueNames = Set(firstPositions(queues.map(\.name), what: "queue").keys)
     let ops = draft.operations
-    let index = Dictionary(
-      ops.enumerated().map { ($1.name.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let index = firstPositions(ops.map(\.name), what: "operation")
     // Prepared on the first suggestion only: a valid file never pays for it.
     var operationIndex: NearMiss.Index?
     func suggestOperation(_ name: String) -> String? {
@@ -121,12 +119,14 @@ struct ScenarioValidator {
     let firstQueue = queues[0].spec.name
     let placement = Placement(ops: ops, adders: adders, parents: parents, firstQueue: firstQueue)
     checkPlacement(placement, ops)
-    guard diagnostics.isEmpty, operationNames.count == ops.count else { return nil }
+    guard diagnostics.isEmpty, index.count == ops.count else { return nil }
 
     var scenario = Scenario(
       id: draft.id, title: draft.title ?? draft.id, notes: draft.notes, speed: draft.speed,
       queues: queues.map(\.spec), source: source)
-    scenario.operations = ops.enumerated().map { i, op in
+    // Indices, not `enumerated()`: that copies every draft.
+    scenario.operations = ops.indices.map { i in
+      let op = ops[i]
       var spec = op.spec
       spec.dependencies = op.dependencies.map(\.name)
       spec.children = op.children.map(\.name)
@@ -138,7 +138,7 @@ struct ScenarioValidator {
     scenario.actions = actions.map { ScenarioAction(at: $0.at, command: $0.command) }
     scenario.moments = moments
     scenario.warnings =
-      DependencyCycles.find(in: scenario.operations).map(cycleWarning)
+      DependencyCycles.find(in: scenario.operations, index: index).map(cycleWarning)
       + GroupDeadlocks.find(in: scenario.operations)
     return scenario
   }
@@ -160,22 +160,25 @@ struct ScenarioValidator {
   }
 
   /// The set of names, reporting each repeat at its second place.
-  private func unique(_ refs: [NameRef], what: String) -> Set<String> {
-    var seen = Set<String>(minimumCapacity: refs.count)
+  /// Each name's position in `refs`, its first when repeated; every repetition is reported. One hash
+  /// a name when all are distinct (the usual case), as this runs over every operation.
+  private func firstPositions(_ refs: [NameRef], what: String) -> [String: Int] {
+    var position = [String: Int](minimumCapacity: refs.count)
     var repeated: [NameRef] = []
-    for ref in refs where !seen.insert(ref.name).inserted { repeated.append(ref) }
-    guard !repeated.isEmpty else { return seen }
-    // Rare: find each repeated name's first place.
-    var firstLine: [String: Int] = [:]  // 0: no place
-    for ref in refs where firstLine[ref.name] == nil { firstLine[ref.name] = ref.mark?.line ?? 0 }
+    for i in refs.indices where position.updateValue(i, forKey: refs[i].name) != nil {
+      repeated.append(refs[i])
+    }
+    guard !repeated.isEmpty else { return position }
+    // Rare: the updates above kept the last place of a repeated name; put back each first one.
+    for i in refs.indices.reversed() { position[refs[i].name] = i }
     for ref in repeated {
-      let line = firstLine[ref.name] ?? 0
+      let line = position[ref.name].flatMap { refs[$0].mark?.line } ?? 0
       diagnostics.error(
         ref.mark, ref.path,
         "duplicate \(what) name '\(ref.name)' at \(ref.path)"
           + (line > 0 ? "; the first is at line \(line)" : ""))
     }
-    return seen
+    return position
   }
 
   private func notProduced(_ target: OperationDraft, by ref: NameRef, _ reason: String) {
