@@ -61,6 +61,15 @@ if arguments.first == "analysis" {
   }
   exit(0)
 }
+if arguments.first == "chain" {
+  let n = arguments.count > 1 ? Int(arguments[1]) : 100_000
+  guard let n, (2...10_000_000).contains(n) else {
+    FileHandle.standardError.write(Data("usage: opsview-bench chain [N] (2 to 10000000)\n".utf8))
+    exit(2)
+  }
+  chainBenchmark(count: n)
+  exit(0)
+}
 if arguments.first == "frames" {
   // `opsview-bench frames`: only the board's rendering benchmark.
   renderingBenchmark()
