@@ -308,9 +308,13 @@ public struct Projection: Sendable, Equatable {
     kind: OperationKind, deps: [String], conditions: [ConditionInfo], work: Double?,
     at time: Double
   ) {
-    guard operationIndex[o] == nil else { return }
-    structureVersion += 1
     let i = operations.count
+    // One hash for the check and the entry: an operation already added is put back as it was.
+    if let earlier = operationIndex.updateValue(i, forKey: o) {
+      operationIndex[o] = earlier
+      return
+    }
+    structureVersion += 1
     // Room for the usual path (initialized, pending, ready, executing, finishing, finished): grown
     // from one, a history doubles to 8 visits and is copied three times on the way.
     var history: [StateVisit] = []
@@ -335,12 +339,11 @@ public struct Projection: Sendable, Equatable {
     }
     if let g = Self.groupOwning(queue: q), operationIndex[g] != nil { op.parent = g }
     operations.append(op)
-    operationIndex[o] = i
     unfinishedCount += 1
     longestOperationName = max(longestOperationName, o.count)
-    updateQueue(q) {
-      $0.counts[.initialized] += 1
-      $0.memberSet.insert(i)
+    if let qi = op.queueIndex {
+      queues[qi].counts[.initialized] += 1
+      queues[qi].memberSet.insert(i)
     }
     for d in deps {
       if let j = operationIndex[d] {
