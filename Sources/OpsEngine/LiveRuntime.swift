@@ -89,6 +89,8 @@ public final class LiveRuntime: @unchecked Sendable {
     [(from: Int, handler: @Sendable (Event) -> Void)] =
       []
   @exclusivity(unchecked) private var publishingRawSeq = 0
+  /// On `delivery`: the storage of the batch being published, empty between drains (see `drain`).
+  @exclusivity(unchecked) private var deliveryBatch: [Event] = []
   /// The engine's own callbacks (timers, scripted conditions, completions) are short and must not wait
   /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
   private let internalQueue = DispatchQueue(label: "opsview.live.engine")
@@ -268,7 +270,13 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Operations retired while the batch's events were buffered are forgotten by the lints after it:
   /// every event about them is in the batch or an earlier one.
   private func drain() {
+    // The batch is kept between drains (emptied, with its capacity), so the buffer it is swapped
+    // with does not grow again from nothing at every drain: a local one gave the engine a fresh
+    // array to regrow each time, reallocated and page-faulted event by event (~9% of all samples
+    // with the standard lints).
     var batch: [Event] = []
+    swap(&batch, &deliveryBatch)
+    defer { swap(&batch, &deliveryBatch) }
     var retired: [String] = []
     while true {
       lock.lock()
