@@ -217,9 +217,21 @@ final class EngineCore {
   /// Resolves the declared dependencies by name (they may be created in any order). Names are
   /// deduplicated once, so a wide fan-in links in linear time.
   func resolveDeclaredDependencies(_ op: OperationRecord) throws {
-    var seen = Set<Int>()
     let fresh = op.dependencies.isEmpty
-    for name in op.spec.dependencies {
+    let names = op.spec.dependencies
+    // A few names (the usual case) are deduplicated against what was linked so far, without a set
+    // (its allocation was a measurable part of adding an operation).
+    if names.count <= 8 {
+      for name in names {
+        guard let dep = operation(named: name) else { throw EngineError.unknownOperation(name) }
+        // Not fresh: `link` looks for it among the dependencies itself.
+        if fresh && op.dependencies.contains(dep.id) { continue }
+        link(op, dependsOn: dep, known: fresh)
+      }
+      return
+    }
+    var seen = Set<Int>()
+    for name in names {
       guard let dep = operation(named: name) else { throw EngineError.unknownOperation(name) }
       guard seen.insert(dep.id).inserted else { continue }
       link(op, dependsOn: dep, known: fresh)

@@ -102,6 +102,12 @@ public struct Projection: Sendable, Equatable {
   /// is; a caller holding it in a class property would otherwise copy every field).
   mutating func lend(_ body: (borrowing Projection) -> Void) { body(self) }
 
+  /// `lend` with an event passed along, borrowed too (a closure capturing it copied it, every field
+  /// retained, on every event).
+  mutating func lend(
+    _ event: borrowing Event, _ body: (borrowing Projection, borrowing Event) -> Void
+  ) { body(self, event) }
+
   // MARK: - Folding
 
   /// Moves the clock without an event (time passes between events while playing).
@@ -242,7 +248,7 @@ public struct Projection: Sendable, Equatable {
   /// operation that depends on it finished, so no later event names it.
   mutating func retire(_ name: String) {
     guard let i = operationIndex.removeValue(forKey: name) else { return }
-    precondition(operations[i].state == .finished, "\(name) is retired before it finished")
+    precondition(operations.read(i, \.state) == .finished, "\(name) is retired before it finished")
     if recentSlot == i {
       recentSlot = -1
       recentName = ""

@@ -70,7 +70,7 @@ public final class EventPublisher {
       if rescheduling { rescheduleWake() }
       return
     }
-    projection.lend { current in
+    projection.lend(event) { current, event in
       for i in interested {
         var out = LintOutput()
         lints[i].check(after: event, in: current, &out)
