@@ -58,20 +58,13 @@ extension EngineCore {
         queue: q.name, slot: q.executing, limit: q.maxConcurrent, after: q.roomMaker)
       started.append(op)
     }
-    while slots > 0, !barriers[q.id].ready.isEmpty {
-      let i = barriers[q.id].ready.indices.lowerBound
-      let op = ops[barriers[q.id].ready[i]]
-      barriers[q.id].ready.remove(at: i)
+    while slots > 0, let id = barriers[q.id].ready.popFirst() {
+      let op = ops[id]
       barriers[q.id].waiting.removeAll { $0 == op.id }
       take(op)
     }
     for p in 0..<5 where slots > 0 {
-      while slots > 0, !q.ready[p].isEmpty {
-        let i = q.ready[p].indices.lowerBound
-        let op = ops[q.ready[p][i]]
-        q.ready[p].remove(at: i)
-        take(op)
-      }
+      while slots > 0, let id = q.ready[p].popFirst() { take(ops[id]) }
     }
   }
 

@@ -1,44 +1,53 @@
-/// The ready operations of one priority level, kept in enqueue order (Foundation's FIFO within a priority,
-/// which is by when an operation was added, not when it became ready).
-struct ReadyList {
-  private(set) var items: [(order: Int, op: Int)] = []
-  private var head = 0
+import HeapModule
 
-  var isEmpty: Bool { head == items.count }
-  var count: Int { items.count - head }
+/// The ready operations of one priority level, taken in enqueue order (Foundation's FIFO within a
+/// priority, which is by when an operation was added, not when it became ready).
+///
+/// Operations usually become ready in enqueue order: those are appended to a list. One that becomes
+/// ready after a later one (a dependent whose dependency just finished, while operations added after
+/// it were ready from the start) goes to a heap instead, and the next operation is the earlier of the
+/// two heads. It was inserted into the list by position, which moved the whole tail: at limit 1 with
+/// a million diamond-shaped operations the ready list held hundreds of thousands and each dependent
+/// moved them all.
+struct ReadyList {
+  private struct Late: Comparable {
+    let order: Int
+    let op: Int
+    static func < (a: Late, b: Late) -> Bool { a.order < b.order }
+  }
+
+  /// Increasing orders from `head` on.
+  private var items: [(order: Int, op: Int)] = []
+  private var head = 0
+  private var late = Heap<Late>()
+
+  var isEmpty: Bool { head == items.count && late.isEmpty }
+  var count: Int { items.count - head + late.count }
 
   mutating func insert(op: Int, order: Int) {
-    // Almost always appended: operations usually become ready in enqueue order.
-    if let last = items.last, last.order > order, head < items.count {
-      var lo = head
-      var hi = items.count
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if items[mid].order < order { lo = mid + 1 } else { hi = mid }
-      }
-      items.insert((order, op), at: lo)
+    if head < items.count, let last = items.last, last.order > order {
+      late.insert(Late(order: order, op: op))
     } else {
       items.append((order, op))
     }
   }
 
-  /// Positions from the front, for a scan that may skip some entries.
-  var indices: Range<Int> { head..<items.count }
-  subscript(i: Int) -> Int { items[i].op }
-
-  mutating func remove(at i: Int) {
-    if i == head {
-      head += 1
-      if head > 64 && head * 2 > items.count {
-        items.removeFirst(head)
-        head = 0
-      }
-    } else {
-      items.remove(at: i)
+  /// Removes and returns the ready operation added first, if any.
+  mutating func popFirst() -> Int? {
+    let listOrder = head < items.count ? items[head].order : Int.max
+    if let first = late.min, first.order < listOrder {
+      return late.removeMin().op
     }
-  }
-
-  mutating func remove(op: Int) {
-    if let i = indices.first(where: { items[$0].op == op }) { remove(at: i) }
+    guard head < items.count else { return nil }
+    let op = items[head].op
+    head += 1
+    if head == items.count {
+      items.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head > 64 && head * 2 > items.count {
+      items.removeFirst(head)
+      head = 0
+    }
+    return op
   }
 }
