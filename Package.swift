@@ -19,7 +19,11 @@ let package = Package(
   targets: [
     // Room 1: the operation engine. No terminal code.
     .target(
-      name: "OpsEngine", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+      name: "OpsEngine",
+      dependencies: [
+        .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
+      ]),
     // Room 2: the scenario format, loader and built-in catalogue (embedded by a build plugin).
     .target(
       name: "OpsScenarios",
@@ -27,7 +31,8 @@ let package = Package(
       plugins: ["EmbedScenariosPlugin"]
     ),
     .executableTarget(name: "ScenarioEmbedder"),
-    .plugin(name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
+    .plugin(
+      name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
     // The cells, keys and board contract shared by rooms 3 and 4, so the terminal needs no board.
     .target(name: "OpsCells"),
     // Room 3: the board model (the engine's projection plus the log pane), layout and rendering into cells. No curses.

@@ -1,3 +1,4 @@
+import DequeModule
 import HeapModule
 
 /// The ready operations of one priority level, taken in enqueue order (Foundation's FIFO within a
@@ -16,16 +17,15 @@ struct ReadyList {
     static func < (a: Late, b: Late) -> Bool { a.order < b.order }
   }
 
-  /// Increasing orders from `head` on.
-  private var items: [(order: Int, op: Int)] = []
-  private var head = 0
+  /// Increasing orders.
+  private var items = Deque<(order: Int, op: Int)>()
   private var late = Heap<Late>()
 
-  var isEmpty: Bool { head == items.count && late.isEmpty }
-  var count: Int { items.count - head + late.count }
+  var isEmpty: Bool { items.isEmpty && late.isEmpty }
+  var count: Int { items.count + late.count }
 
   mutating func insert(op: Int, order: Int) {
-    if head < items.count, let last = items.last, last.order > order {
+    if let last = items.last, last.order > order {
       late.insert(Late(order: order, op: op))
     } else {
       items.append((order, op))
@@ -34,20 +34,9 @@ struct ReadyList {
 
   /// Removes and returns the ready operation added first, if any.
   mutating func popFirst() -> Int? {
-    let listOrder = head < items.count ? items[head].order : Int.max
-    if let first = late.min, first.order < listOrder {
+    if let first = late.min, first.order < items.first?.order ?? Int.max {
       return late.removeMin().op
     }
-    guard head < items.count else { return nil }
-    let op = items[head].op
-    head += 1
-    if head == items.count {
-      items.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head > 64 && head * 2 > items.count {
-      items.removeFirst(head)
-      head = 0
-    }
-    return op
+    return items.popFirst()?.op
   }
 }
