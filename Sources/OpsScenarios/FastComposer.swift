@@ -28,9 +28,9 @@ struct FastComposer {
 
   private var anchors: [String: SourceNode] = [:]
   private var nodes = 0
-  // Open lists and mappings collect here and are copied out at their exact size when they end:
-  // growing each by doubling left up to half of it unused (a 50,000-operation file's mappings
-  // took 8 MB of a 25 MB peak per 10,000 operations, and every fresh page costs a fault).
+  // Open lists and mappings collect here and are copied out at their exact size when they end.
+  // Grown by doubling, each left up to half of its storage unused: on a generated 10,000-operation
+  // file the mappings held 8 MB of a 25 MB peak, and every fresh page costs a fault.
   private var openItems: [SourceNode] = []
   private var openEntries: [(key: SourceNode, value: SourceNode)] = []
 
@@ -120,7 +120,7 @@ struct FastComposer {
         var keyEvent = try next(&parser)
         defer { yaml_event_delete(&keyEvent) }
         if keyEvent.type == YAML_MAPPING_END_EVENT { break }
-        // Keys are plain names: anything else is Yams' to report.
+        // Keys are plain names: anything else falls back, where `ComplexKeyGuard` reports it.
         guard keyEvent.type == YAML_SCALAR_EVENT else { throw Fallback() }
         let key = try node(from: &keyEvent, &parser, depth: depth + 1)
         guard case .scalar(let k) = key,
