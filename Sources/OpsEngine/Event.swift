@@ -59,36 +59,10 @@ public enum EventKind: Sendable, Equatable {
   /// queue, a production of an unknown operation): nothing changed, and this says why.
   case refused(operation: String, reason: String)
 
-  public var type: String {
-    switch self {
-    case .queueAdded: "queueAdded"
-    case .queueSuspended: "queueSuspended"
-    case .queueResumed: "queueResumed"
-    case .queueMaxConcurrent: "queueMaxConcurrent"
-    case .operationAdded: "operationAdded"
-    case .dependencyAdded: "dependencyAdded"
-    case .state: "state"
-    case .conditionStarted: "conditionStarted"
-    case .conditionResult: "conditionResult"
-    case .exclusivityWaiting: "exclusivityWaiting"
-    case .exclusivityAcquired: "exclusivityAcquired"
-    case .exclusivityReleased: "exclusivityReleased"
-    case .cancelled: "cancelled"
-    case .cancelTooLate: "cancelTooLate"
-    case .didStart: "didStart"
-    case .didProduce: "didProduce"
-    case .willFinish: "willFinish"
-    case .didFinish: "didFinish"
-    case .completion: "completion"
-    case .cycleDetected: "cycleDetected"
-    case .command: "command"
-    case .warning: "warning"
-    case .refused: "refused"
-    case .conditionWaiting: "conditionWaiting"
-    }
-  }
+  /// The JSON `type`: its name in `typeNames`.
+  public var type: String { Self.typeNames[typeIndex] }
 
-  /// `type` as a small number, for tables by event type: `typeNames[typeIndex] == type`.
+  /// The event's type as a small number, for tables by event type (`type` is its name).
   var typeIndex: Int {
     switch self {
     case .queueAdded: 0
@@ -118,7 +92,7 @@ public enum EventKind: Sendable, Equatable {
     }
   }
 
-  /// Every `type`, by `typeIndex`.
+  /// Every `type`, by `typeIndex`: the one list of the contract's type names (docs/EVENTS.md).
   static let typeNames = [
     "queueAdded", "queueSuspended", "queueResumed", "queueMaxConcurrent", "operationAdded",
     "dependencyAdded", "state", "conditionStarted", "conditionResult", "exclusivityWaiting",

@@ -4,7 +4,7 @@ import Testing
 @testable import OpsEngine
 
 /// `Lint.eventTypes`: the publisher calls a lint only after the event types it names (every event
-/// when it names none), and `EventKind.typeIndex` numbers the types `type` spells.
+/// when it names none), and `EventKind.typeIndex` numbers every type the contract names.
 @Suite struct LintEventTypesTests {
   final class Calls: @unchecked Sendable {
     private let lock = NSLock()
@@ -57,7 +57,7 @@ import Testing
     #expect(starts.all.contains("cancelled") && starts.all.contains("didStart"))
   }
 
-  @Test func theTypeIndexNumbersEveryType() {
+  @Test func theTypeIndexNumbersEveryType() throws {
     let kinds: [EventKind] = [
       .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default),
       .queueSuspended(queue: "q"), .queueResumed(queue: "q"),
@@ -83,6 +83,12 @@ import Testing
     ]
     #expect(kinds.count == EventKind.typeNames.count)
     #expect(Set(kinds.map(\.typeIndex)) == Set(EventKind.typeNames.indices))
-    for kind in kinds { #expect(EventKind.typeNames[kind.typeIndex] == kind.type) }
+    // The names are the contract's: the decoder, which spells each type itself, reads every event
+    // back as it was written.
+    for kind in kinds {
+      let event = Event(seq: 1, time: 0, kind: kind)
+      let decoded = try JSONDecoder().decode(Event.self, from: Data(event.jsonLine.utf8))
+      #expect(decoded == event, "\(kind.type)")
+    }
   }
 }
