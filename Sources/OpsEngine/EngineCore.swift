@@ -214,27 +214,20 @@ final class EngineCore {
   /// microseconds in 64 bits, and nothing a person watches lasts longer.
   static let maxSeconds = 1e9
 
-  /// Resolves the declared dependencies by name (they may be created in any order). Names are
-  /// deduplicated once, so a wide fan-in links in linear time.
+  /// Resolves the declared dependencies by name (they may be created in any order). A few names (the
+  /// usual case) are deduplicated by `link` against what is linked so far, without allocating a set;
+  /// more go through a set, so a wide fan-in links in linear time.
   func resolveDeclaredDependencies(_ op: OperationRecord) throws {
     let fresh = op.dependencies.isEmpty
     let names = op.spec.dependencies
-    // A few names (the usual case) are deduplicated against what was linked so far, without a set
-    // (its allocation was a measurable part of adding an operation).
-    if names.count <= 8 {
-      for name in names {
-        guard let dep = operation(named: name) else { throw EngineError.unknownOperation(name) }
-        // Not fresh: `link` looks for it among the dependencies itself.
-        if fresh && op.dependencies.contains(dep.id) { continue }
-        link(op, dependsOn: dep, known: fresh)
-      }
-      return
-    }
-    var seen = Set<Int>()
+    var seen: Set<Int>? = names.count > 8 ? Set(minimumCapacity: names.count) : nil
     for name in names {
       guard let dep = operation(named: name) else { throw EngineError.unknownOperation(name) }
-      guard seen.insert(dep.id).inserted else { continue }
-      link(op, dependsOn: dep, known: fresh)
+      if seen == nil {
+        link(op, dependsOn: dep)
+      } else if seen!.insert(dep.id).inserted {
+        link(op, dependsOn: dep, known: fresh)
+      }
     }
   }
 

@@ -202,13 +202,10 @@ public struct Projection: Sendable, Equatable {
       operations[i].errors += errors
       operations[i].waitingForLock = nil
     case .didFinish(let o, let errors, _):
-      if let i = slot(of: o) {
-        traits.errors += (errors.isEmpty ? 0 : 1) - (operations[i].errors.isEmpty ? 0 : 1)
-      }
-      updateOperation(o) {
-        $0.errors = errors
-        $0.observers.append(ObserverCall(name: "didFinish", time: t))
-      }
+      guard let i = slot(of: o) else { break }
+      traits.errors += (errors.isEmpty ? 0 : 1) - (operations[i].errors.isEmpty ? 0 : 1)
+      operations[i].errors = errors
+      operations[i].observers.append(ObserverCall(name: "didFinish", time: t))
     case .willFinish(let o, _, _):
       updateOperation(o) { $0.observers.append(ObserverCall(name: "willFinish", time: t)) }
     case .didStart(let o):
