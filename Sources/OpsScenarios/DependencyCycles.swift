@@ -1,11 +1,9 @@
 /// Finds dependency cycles (strongly connected components of the dependency graph). Each cycle is returned as a path in dependency
 /// order, starting from its operation declared first.
 enum DependencyCycles {
-  /// `index`: each operation's position by name, when the caller has it already.
-  static func find(in operations: [ScenarioOperation], index: [String: Int]? = nil) -> [[String]] {
+  /// `index`: each operation's position in `operations` by name (the validator's).
+  static func find(in operations: [ScenarioOperation], index: [String: Int]) -> [[String]] {
     let names = operations.indices.map { operations[$0].spec.name }
-    let index =
-      index ?? Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     // An operation waits for its dependencies and for the operations its conditions add.
     let edges: [[Int]] = operations.indices.map { i in
       var edges: [Int] = []

@@ -159,7 +159,6 @@ struct ScenarioValidator {
       "dependency cycle among \(members) (\(path)): none of them can start unless one is cancelled"
   }
 
-  /// The set of names, reporting each repeat at its second place.
   /// Each name's position in `refs`, its first when repeated; every repetition is reported. One hash
   /// a name when all are distinct (the usual case), as this runs over every operation.
   private func firstPositions(_ refs: [NameRef], what: String) -> [String: Int] {

@@ -7,7 +7,7 @@ import OpsEngine
 /// are kept in chunks (`ChunkedArray`), so a checkpoint shares every chunk the fold has not written
 /// since, but it comes to own the name index and the queues' member sets (rewritten as operations
 /// are added and finish) and the chunks of the operations active meanwhile. Spacing them by an
-/// estimate of ~384 bytes an operation at `bytesPerEvent` (all checkpoints together stay a fraction
+/// estimate of `bytesPerOperation` at `bytesPerEvent` (all checkpoints together stay a fraction
 /// of the log) measured lowest when it was chosen (50k generated: 304 MB peak against 511 MB at 48
 /// bytes an operation, whose closer checkpoints each copied those tables), never more than
 /// `maximumSpacing` events apart, which bounds what a seek folds.
@@ -19,6 +19,8 @@ struct BoardHistory: Sendable {
   static let maximumSpacing = 45_000
   /// Checkpoint bytes allowed per event folded (a log entry is 72 bytes).
   static let bytesPerEvent = 48
+  /// What a checkpoint is taken to cost per operation (see above).
+  static let bytesPerOperation = 384
 
   /// Models in increasing `lastSeq`, starting with the empty model.
   private(set) var checkpoints: [BoardModel] = [BoardModel()]
@@ -26,7 +28,7 @@ struct BoardHistory: Sendable {
 
   /// Events after a checkpoint of `model` before the next one.
   static func spacing(after model: BoardModel) -> Int {
-    let bytes = model.operations.count * 384
+    let bytes = model.operations.count * bytesPerOperation
     return min(max(minimumSpacing, bytes / bytesPerEvent), maximumSpacing)
   }
 
