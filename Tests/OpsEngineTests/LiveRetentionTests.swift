@@ -85,6 +85,7 @@ import Testing
     #expect(rt.waitUntilFinished(["op299"], timeout: liveTimeout))
     rt.flushDeliveries()
     #expect(rt.lintProjection.operation(named: "bad")?.errors.isEmpty == false)
+    #expect(rt.lintProjection.traits.errors == 1)
     #expect(rt.perform(.resume(queue: "held")) == .applied)
     #expect(rt.waitUntilFinished(timeout: liveTimeout))
     let warned = log.events.contains {
@@ -94,6 +95,8 @@ import Testing
     // Once `after` finished, `bad` can go.
     #expect(rt.state(of: "bad") == nil)
     #expect(rt.lintProjection.operation(named: "bad") == nil)
+    // Its errors are no longer counted either (nothing left has any).
+    #expect(rt.lintProjection.traits.errors == 0)
   }
 
   @Test func retainingEverythingForgetsNothing() throws {

@@ -250,6 +250,8 @@ public struct Projection: Sendable, Equatable {
       recentSlot = -1
       recentName = ""
     }
+    // Its traits go with it: the stand-in has none.
+    traits.count(operations[i], by: -1)
     operations[i] = Self.retiredStandIn
     let chunk = i / ChunkedArray<OperationInfo>.chunkSize
     if retiredInChunk.count <= chunk {
@@ -327,10 +329,7 @@ public struct Projection: Sendable, Equatable {
       name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
       enteredState: time, dependencies: deps, conditions: conditions, history: history)
     op.queueIndex = queueIndex[q]
-    if priority != .normal { traits.priority += 1 }
-    if qos != .default { traits.qos += 1 }
-    if !deps.isEmpty { traits.dependencies += 1 }
-    if !conditions.isEmpty { traits.conditions += 1 }
+    traits.count(op, by: 1)
     // Both are empty in most runs: no hashing of the name for them then.
     if !dependentsOfUnknown.isEmpty {
       op.dependents = dependentsOfUnknown.removeValue(forKey: o) ?? []

@@ -237,4 +237,13 @@ public struct OperationTraits: Sendable, Equatable {
   public internal(set) var conditions = 0
   /// Errors, as the last cancel or finish left them.
   public internal(set) var errors = 0
+
+  /// Counts `op`'s traits once more (`by: 1`) or once less (`by: -1`).
+  mutating func count(_ op: OperationInfo, by delta: Int) {
+    if op.priority != .normal { priority += delta }
+    if op.qos != .default { qos += delta }
+    if !op.dependencies.isEmpty { dependencies += delta }
+    if !op.conditions.isEmpty { conditions += delta }
+    if !op.errors.isEmpty { errors += delta }
+  }
 }
