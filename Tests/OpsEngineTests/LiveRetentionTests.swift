@@ -81,7 +81,12 @@ import Testing
     try rt.addOperation(live("after", deps: ["bad"]), work: .none, on: "held")
     try rt.enqueue("bad", on: "q")
     // Plenty finishes meanwhile, so retirement runs many times while `after` waits.
-    for i in 0..<300 { try rt.addOperation(live("op\(i)"), work: .none, on: "q") }
+    for i in 0..<299 { try rt.addOperation(live("op\(i)"), work: .none, on: "q") }
+    // The last one is waited for by name, so something held names it before it is enqueued: with
+    // nothing kept, it could otherwise finish and be forgotten before the wait asks for it.
+    try rt.addOperation(live("op299"), work: .none)
+    try rt.addOperation(live("watch", deps: ["op299"]), work: .none, on: "held")
+    try rt.enqueue("op299", on: "q")
     #expect(rt.waitUntilFinished(["op299"], timeout: liveTimeout))
     rt.flushDeliveries()
     #expect(rt.lintProjection.operation(named: "bad")?.errors.isEmpty == false)
