@@ -58,7 +58,8 @@ import Testing
     var records = ChunkedArray<[Int]>()
     for i in 0..<600 { records.append([i, -i]) }
     records.releaseChunk(containing: 0, standIn: [7])
-    for i in [0, 255, 256, 511, 512, 599] { #expect(records.read(i) { $0 } == records[i]) }
-    #expect(records.read(3, \.count) == 1 && records.read(300, \.last) == -300)
+    for i in [0, 255, 256, 511, 512, 599] { #expect(records.read(i) { $0.pointee } == records[i]) }
+    #expect(records.read(3) { $0.pointee.count } == 1)
+    #expect(records.read(300) { $0.pointee.last } == -300)
   }
 }

@@ -19,7 +19,7 @@ public struct NeverFinishesLint: Lint {
     case .state(let o, _, .executing, _):
       // Fields read in place rather than a copy of the whole record, on every start.
       guard let i = p.index(ofOperation: o) else { return }
-      let (kind, work) = p.operations.read(i) { ($0.kind, $0.work) }
+      let (kind, work) = p.operations.read(i) { ($0.pointee.kind, $0.pointee.work) }
       guard kind != .group else { return }
       deadlines.set(o, at: event.time + Self.limit(work: work))
     case .state(let o, .executing, _, _):

@@ -13,9 +13,11 @@ public struct RanAfterFailedDependencyLint: Lint {
     // Fields read in place: copying whole records (every field retained) on every start was
     // measurable at 50,000 operations.
     guard case .didStart(let o) = event.kind, let i = p.index(ofOperation: o) else { return }
-    for d in p.operations.read(i, \.dependencies) {
+    for d in p.operations.read(i, { $0.pointee.dependencies }) {
       guard let j = p.index(ofOperation: d) else { continue }
-      let (cancelled, failed) = p.operations.read(j) { ($0.cancelled, !$0.errors.isEmpty) }
+      let (cancelled, failed) = p.operations.read(j) {
+        ($0.pointee.cancelled, !$0.pointee.errors.isEmpty)
+      }
       guard cancelled || failed else { continue }
       out.raise(
         o, "\(o) ran although its dependency \(d) \(cancelled ? "was cancelled" : "failed").")

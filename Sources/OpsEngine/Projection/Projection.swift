@@ -245,7 +245,8 @@ public struct Projection: Sendable, Equatable {
   /// operation that depends on it finished, so no later event names it.
   mutating func retire(_ name: String) {
     guard let i = operationIndex.removeValue(forKey: name) else { return }
-    precondition(operations.read(i, \.state) == .finished, "\(name) is retired before it finished")
+    precondition(
+      operations.read(i) { $0.pointee.state } == .finished, "\(name) is retired before it finished")
     if recentSlot == i {
       recentSlot = -1
       recentName = ""
@@ -350,7 +351,9 @@ public struct Projection: Sendable, Equatable {
     for d in deps {
       if let j = operationIndex[d] {
         operations[j].dependents.append(o)
-        if operations.read(j, \.state) == .finished { operations[i].finishedDependencies += 1 }
+        if operations.read(j, { $0.pointee.state }) == .finished {
+          operations[i].finishedDependencies += 1
+        }
       } else {
         dependentsOfUnknown[d, default: []].append(o)
       }
@@ -366,7 +369,9 @@ public struct Projection: Sendable, Equatable {
     _ o: String, from: OperationState, to: OperationState, cause: StateCause, event: Event
   ) {
     guard let i = slot(of: o) else { return }
-    let (level, queueIndex) = operations.read(i) { ($0.priority.level, $0.queueIndex) }
+    let (level, queueIndex) = operations.read(i) {
+      ($0.pointee.priority.level, $0.pointee.queueIndex)
+    }
     if let q = queueIndex {
       updateQueue(at: q) {
         $0.counts[from] -= 1
@@ -392,7 +397,7 @@ public struct Projection: Sendable, Equatable {
     Self.enter(&operations[i], to, from: from, cause: cause, event: event)
     if to == .executing { noteOvertaken(by: i) }
     if to == .finished {
-      for d in operations.read(i, \.dependents) {
+      for d in operations.read(i, { $0.pointee.dependents }) {
         if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
       }
     }
@@ -432,7 +437,9 @@ public struct Projection: Sendable, Equatable {
   /// Reads the starter's fields in place: a copy of its record, and of its queue's, on every start
   /// was a measurable part of the fold at 50,000 operations.
   private mutating func noteOvertaken(by i: Int) {
-    let (level, queueIndex) = operations.read(i) { ($0.priority.level, $0.queueIndex) }
+    let (level, queueIndex) = operations.read(i) {
+      ($0.pointee.priority.level, $0.pointee.queueIndex)
+    }
     guard level > 0, let qi = queueIndex else { return }
     for lower in 0..<level where !queues[qi].readyByPriority[lower].isEmpty {
       // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
