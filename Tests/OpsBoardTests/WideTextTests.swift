@@ -1,3 +1,5 @@
+import OpsCells
+import OpsEngine
 import Testing
 
 @testable import OpsBoard
@@ -32,5 +34,36 @@ import Testing
     var canvas = Canvas(width: 6, height: 1, ascii: false)
     canvas.putRight("下载", maxX: 6, y: 0)
     #expect(row(canvas) == [" ", " ", "下", c, "载", c])
+  }
+}
+
+/// The width the layouts reserve for a text is the width the canvas draws it in.
+@Suite struct TextWidthTests {
+  @Test func aTextsWidthIsTheCellsItIsDrawnIn() {
+    for text in ["download", "下载a", "🙂ok", "é-x", "\u{2764}\u{FE0F}!", ""] {
+      var canvas = Canvas(width: 40, height: 1, ascii: false)
+      #expect(CellWidth.columns(of: text) == canvas.put(text, x: 0, y: 0), "\(text)")
+    }
+    #expect(CellWidth.columns(of: "abcdef", upTo: 4) == 4)
+    #expect(CellWidth.columns(of: "下载中文", upTo: 3) == 3)
+    #expect(CellWidth.columns(of: "下载中文", upTo: 9) == 8)
+  }
+
+  @Test func theGraphDrawsAnEdgeAfterAWideName() {
+    let s = BoardSession(title: "wide", notes: "", paused: true) {
+      let rt = VirtualRuntime()
+      try! rt.addQueue(QueueSpec(name: "q"))
+      try! rt.addOperations([
+        OperationSpec(name: "下载", work: WorkScript(duration: 1)),
+        OperationSpec(name: "b", dependencies: ["下载"], work: WorkScript(duration: 1)),
+      ])
+      for name in ["下载", "b"] { try! rt.enqueue(name, on: "q") }
+      return rt
+    }
+    s.advance(by: 0.5)
+    _ = s.handle(.character("g"))
+    let screen = screenText(s, 80, 24)
+    let row = screen.split(separator: "\n").first { $0.contains("载") }
+    #expect(row?.contains("下\u{200B}载\u{200B} ◄") == true, "\(row ?? "no row")")
   }
 }

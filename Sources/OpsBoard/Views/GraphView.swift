@@ -1,3 +1,4 @@
+import OpsCells
 import OpsEngine
 
 extension BoardView {
@@ -147,7 +148,7 @@ extension BoardRenderer {
         let startX: Int
         if let i = from.op {
           startX =
-            x + 3 + min(model.operations[i].name.count, dag.nameWidth[l])
+            x + 3 + CellWidth.columns(of: model.operations[i].name, upTo: dag.nameWidth[l])
             + (model.operations[i].cancelled || model.operations[i].inCycle ? 2 : 0)
         } else {
           startX = x
