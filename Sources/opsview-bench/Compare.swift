@@ -6,8 +6,17 @@ struct SideResult {
   var peakKilobytes: Int
 }
 
-/// Runs `opsview-bench run ...` (this executable) in a fresh process and reads its line.
-func spawnRun(_ side: Side, workload: Workload, count: Int, limit: Int) throws -> SideResult {
+/// A run still going at the deadline: stopped, it measured nothing but a lower bound.
+struct RunTimedOut: Error, CustomStringConvertible {
+  var deadline: Double
+  var description: String { "stopped after \(fmt(deadline, 0)) s" }
+}
+
+/// Runs `opsview-bench run ...` (this executable) in a fresh process and reads its line; a run still
+/// going after `deadline` seconds is killed and throws `RunTimedOut`.
+func spawnRun(
+  _ side: Side, workload: Workload, count: Int, limit: Int, deadline: Double
+) throws -> SideResult {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
   process.arguments = [
@@ -17,8 +26,16 @@ func spawnRun(_ side: Side, workload: Workload, count: Int, limit: Int) throws -
   let pipe = Pipe()
   process.standardOutput = pipe
   try process.run()
+  let stopped = StopFlag()
+  let stopper = DispatchWorkItem {
+    stopped.set()
+    kill(process.processIdentifier, SIGKILL)
+  }
+  DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: stopper)
   let data = pipe.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
+  stopper.cancel()
+  if stopped.isSet { throw RunTimedOut(deadline: deadline) }
   let line = String(decoding: data, as: UTF8.self)
   var fields: [Substring: Substring] = [:]
   for pair in line.split(whereSeparator: \.isWhitespace) {
@@ -56,37 +73,61 @@ func compare(_ options: BenchOptions) throws {
           var f: [SideResult] = []
           var l: [SideResult] = []
           var failures: [String] = []
+          // Sides that ran past the deadline: not run again for this row.
+          var timedOut: Set<Side> = []
           // A run that crashes is reported and run again (once): one crash does not lose the row.
-          func measure(_ s: Side) throws -> SideResult {
+          func measure(_ s: Side) throws -> SideResult? {
+            guard !timedOut.contains(s) else { return nil }
             do {
-              return try spawnRun(s, workload: workload, count: count, limit: limit)
-            } catch {
-              failures.append(s.rawValue)
-              FileHandle.standardError.write(Data("\(error)\n".utf8))
-              return try spawnRun(s, workload: workload, count: count, limit: limit)
+              do {
+                return try spawnRun(
+                  s, workload: workload, count: count, limit: limit, deadline: options.deadline)
+              } catch let error as RunFailure {
+                failures.append(s.rawValue)
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                return try spawnRun(
+                  s, workload: workload, count: count, limit: limit, deadline: options.deadline)
+              }
+            } catch is RunTimedOut {
+              timedOut.insert(s)
+              return nil
             }
           }
           for run in 0..<options.runs {
             if run % 2 == 0 {
-              f.append(try measure(.foundation))
-              l.append(try measure(side))
+              if let r = try measure(.foundation) { f.append(r) }
+              if let r = try measure(side) { l.append(r) }
             } else {
-              l.append(try measure(side))
-              f.append(try measure(.foundation))
+              if let r = try measure(side) { l.append(r) }
+              if let r = try measure(.foundation) { f.append(r) }
             }
           }
-          let pairs = zip(f, l).map { $0.seconds / $1.seconds }
-          let fm = middle(f.map(\.seconds))
-          let lm = middle(l.map(\.seconds))
-          let mb = { (rs: [SideResult]) in fmt(Double(rs.map(\.peakKilobytes).max()!) / 1024, 0) }
+          // A side that ran past the deadline reads as "> deadline"; its ratio is then a bound.
+          let over = "> " + fmt(options.deadline, 0)
+          let fText = timedOut.contains(.foundation) ? over : fmt(middle(f.map(\.seconds)))
+          let lText = timedOut.contains(side) ? over : fmt(middle(l.map(\.seconds)))
+          var ratio = "–"
+          var spread = "–"
+          if timedOut.isEmpty {
+            let pairs = zip(f, l).map { $0.seconds / $1.seconds }
+            ratio = fmt(middle(f.map(\.seconds)) / middle(l.map(\.seconds)), 2)
+            spread = fmt(pairs.min()!, 2) + "–" + fmt(pairs.max()!, 2)
+          } else if timedOut == [.foundation], !l.isEmpty {
+            ratio = "> " + fmt(options.deadline / middle(l.map(\.seconds)), 1)
+          }
+          let mb = { (rs: [SideResult]) in
+            rs.isEmpty ? "–" : fmt(Double(rs.map(\.peakKilobytes).max()!) / 1024, 0)
+          }
           print(
             pad(limit == 0 ? "none" : String(limit), 7) + pad(workload.rawValue, 9)
-              + pad(String(count), 9) + pad(side.rawValue, 14) + pad(fmt(fm), 8) + pad(fmt(lm), 8)
-              + pad(fmt(fm / lm, 2), 8)
-              + pad(fmt(pairs.min()!, 2) + "–" + fmt(pairs.max()!, 2), 14) + pad(mb(f), 7)
-              + pad(mb(l), 8) + loadAverage()
+              + pad(String(count), 9) + pad(side.rawValue, 14) + pad(fText, 8) + pad(lText, 8)
+              + pad(ratio, 8) + pad(spread, 14) + pad(mb(f), 7) + pad(mb(l), 8) + loadAverage()
               + (failures.isEmpty
-                ? "" : "  (crashed and rerun: \(failures.joined(separator: ", ")))"))
+                ? "" : "  (crashed and rerun: \(failures.joined(separator: ", ")))")
+              + (timedOut.isEmpty
+                ? ""
+                : "  (stopped after \(fmt(options.deadline, 0)) s: "
+                  + "\(timedOut.map(\.rawValue).sorted().joined(separator: ", ")))"))
         }
       }
     }
@@ -100,4 +141,12 @@ func middle(_ values: [Double]) -> Double {
 
 struct RunFailure: Error, CustomStringConvertible {
   var description: String
+}
+
+/// Set once by the deadline's timer, read after the run ended.
+final class StopFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() { lock.withLock { value = true } }
+  var isSet: Bool { lock.withLock { value } }
 }

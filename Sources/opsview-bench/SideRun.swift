@@ -18,13 +18,19 @@ struct BenchOptions {
   /// 0 is Foundation's default, no limit.
   var limits: [Int] = [4]
   var runs = 5
+  /// Seconds after which a run of `compare` is stopped.
+  var deadline = 120.0
 
   static let usage = """
     usage: opsview-bench run --side foundation|live|live-nolints [--workload flat|diamond|chain]
                              [--ops N] [--limit 1|4|0]
            opsview-bench compare [--side live,live-nolints] [--workload flat,diamond,chain]
                                  [--ops 100000,1000000] [--limit 1,4,0] [--runs 5]
-    --limit 0 is no limit (Foundation's default). Each run of `compare` is its own process.
+                                 [--deadline 120]
+    --limit 0 is no limit (Foundation's default). Each run of `compare` is its own process; one
+    still running after --deadline seconds is stopped and its row reports "> deadline" (corelibs'
+    chain scheduling is quadratic: its 1M chain would not finish), and that side is not run again
+    for the row.
     """
 
   init(_ arguments: ArraySlice<String>) throws {
@@ -50,6 +56,11 @@ struct BenchOptions {
           throw BenchUsageError("--runs must be 1 to 99")
         }
         runs = r
+      case "--deadline":
+        guard let d = Double(value), d >= 1, d <= 86_400 else {
+          throw BenchUsageError("--deadline must be 1 to 86400 seconds")
+        }
+        deadline = d
       default: throw BenchUsageError("unknown option \(name)")
       }
     }
