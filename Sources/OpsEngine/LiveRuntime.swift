@@ -17,8 +17,8 @@ public final class LiveRuntime: @unchecked Sendable {
   private let lock = EngineLock()
   @exclusivity(unchecked) private var core: EngineCore!
   /// Indexed by operation id (the core numbers operations densely from 0).
-  @exclusivity(unchecked) private var works: [LiveWork] = []
-  @exclusivity(unchecked) private var contexts: [WorkContext?] = []
+  /// Each operation's work until it starts and its context while it runs, by id.
+  @exclusivity(unchecked) private var slots = LiveSlots()
   @exclusivity(unchecked) private var conditionClosures: [Int: [String: LiveCondition]] = [:]
   @exclusivity(unchecked) private var buffer: [Event] = []
   @exclusivity(unchecked) private var subscribers:
@@ -210,7 +210,7 @@ public final class LiveRuntime: @unchecked Sendable {
     case .cancelled(let name, _, _):
       // Immediate mode finishes the operation without its work: tell the abandoned work to stop.
       if let op = core.operation(named: name), op.spec.cancellation == .immediate,
-        let ctx = contexts[op.id]
+        let ctx = slots.context(of: op.id)
       {
         ctx.requestCancel()
       }
@@ -262,7 +262,7 @@ public final class LiveRuntime: @unchecked Sendable {
     if lintsForget { retiredNames.append(core.ops[id].name) }
     retiredRecords.append(core.ops[id])
     core.retire(id)
-    works[id] = .none
+    slots.retired(id)
     if !conditionClosures.isEmpty { conditionClosures[id] = nil }
   }
 
@@ -305,6 +305,9 @@ public final class LiveRuntime: @unchecked Sendable {
       batch.removeAll(keepingCapacity: true)
     }
   }
+
+  /// Per-operation slots still held (tests: they follow the operations in flight).
+  var keptSlots: Int { withCore { _ in slots.kept } }
 
   /// The lints' projection (tests: what it still holds). On the delivery queue.
   var lintProjection: Projection { delivery.sync { publisher.projection } }
@@ -353,9 +356,8 @@ public final class LiveRuntime: @unchecked Sendable {
         return q
       }
       let op = try core.createOperation(spec)
-      precondition(op.id == works.count, "live runtime and core disagree on operation ids")
-      works.append(work)
-      contexts.append(nil)
+      precondition(op.id == slots.nextID, "live runtime and core disagree on operation ids")
+      slots.append(work)
       if !conditions.isEmpty { conditionClosures[op.id] = conditions }
       try core.resolveDeclaredDependencies(op)
       if let q { try core.enqueue(op, on: q) }
@@ -484,9 +486,8 @@ public final class LiveRuntime: @unchecked Sendable {
   private func workReturned(_ id: Int, errors: [String], level: Int? = nil) -> LiveJob? {
     beginStep()
     // Released after the step, outside the lock.
-    let context = contexts[id]
+    let context = slots.returned(id)
     let noticed = context?.noticedCancelAt
-    contexts[id] = nil
     core.workFinished(
       core.ops[id],
       noticed.map { errors.isEmpty ? .noticedCancel(at: $0) : .returned(errors: errors) }
@@ -603,10 +604,10 @@ extension LiveRuntime: EngineHost {
 
   func execute(_ op: OperationRecord) {
     let id = op.id
-    let work = works[id]
-    if case .none = work, op.spec.kind == .group { return }  // The children are the work.
+    // A group without work: the children are the work.
+    if op.spec.kind == .group && slots.startGroupWithoutWork(id) { return }
     let ctx = WorkContext(runtime: self, operation: op.name, id: id)
-    contexts[id] = ctx
+    let work = slots.start(id, context: ctx) ?? .none
     let level = level(of: op)
     let job: LiveJob
     switch work {
@@ -664,7 +665,7 @@ extension LiveRuntime: EngineHost {
   }
 
   func cancelExecuting(_ op: OperationRecord) {
-    contexts[op.id]?.requestCancel()
+    slots.context(of: op.id)?.requestCancel()
   }
 
   func schedule(after seconds: Double, _ timer: EngineTimer) {
