@@ -186,6 +186,7 @@ public final class LiveRuntime: @unchecked Sendable {
     }
     let startDrain = !buffer.isEmpty && !drainScheduled
     if startDrain { drainScheduled = true }
+    let backlogged = buffer.count > Self.backlogLimit
     var launching: [Launch] = []
     if !launches.isEmpty { swap(&launching, &launches) }
     var retired: [OperationRecord] = []
@@ -196,6 +197,7 @@ public final class LiveRuntime: @unchecked Sendable {
     // A short delay gathers events into larger batches: the delivery thread then takes the lock once per
     // batch instead of competing for it at every step.
     if startDrain { delivery.asyncAfter(deadline: .now() + .microseconds(200)) { self.drain() } }
+    if backlogged { flushDeliveries() }
     return handOffLevel.map(nextJob(at:)) ?? nil
   }
 
@@ -306,6 +308,13 @@ public final class LiveRuntime: @unchecked Sendable {
     }
   }
 
+  /// Events published by the engine and not yet taken for delivery (tests: the backlog's bound).
+  var undeliveredEvents: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return buffer.count
+  }
+
   /// Per-operation slots still held (tests: they follow the operations in flight).
   var keptSlots: Int { withCore { _ in slots.kept } }
 
@@ -347,7 +356,7 @@ public final class LiveRuntime: @unchecked Sendable {
       spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
     default: break
     }
-    let backlogged = try withCore { core in
+    try withCore { core in
       for name in spec.dependencies where core.operation(named: name) == nil {
         throw EngineError.unknownOperation(name)
       }
@@ -361,28 +370,26 @@ public final class LiveRuntime: @unchecked Sendable {
       if !conditions.isEmpty { conditionClosures[op.id] = conditions }
       try core.resolveDeclaredDependencies(op)
       if let q { try core.enqueue(op, on: q) }
-      return buffer.count > Self.backlogLimit
     }
-    if backlogged { flushDeliveries() }
   }
 
-  /// Undelivered events above which a caller adding operations waits for delivery to catch up first.
-  /// Without it a program adding faster than subscribers consume buffers every event of the run (1M
-  /// operations: 9M events of 104 bytes); with it the buffer stays under about 7 MB. Adding is the
-  /// only place that waits: work and subscribers never do, so no thread waits for itself.
+  /// Undelivered events above which the thread that ran a step waits for delivery to catch up, once
+  /// the lock is released. Without it a program adding faster than subscribers consume buffers every
+  /// event of the run (1M operations: 9M events), and so did workers running operations already
+  /// added while the lints' delivery lagged (100k operations: ~45 MB of events at once); with it the
+  /// buffer stays under a few MB. The delivery thread itself never waits (a subscriber that calls
+  /// the runtime, or finishes async work, goes on at once), so no thread waits for itself.
   static let backlogLimit = 1 << 16
 
   /// Adds a declared operation to a queue.
   public func enqueue(_ operation: String, on queue: String) throws {
-    let backlogged = try withCore { core in
+    try withCore { core in
       guard let op = core.operation(named: operation) else {
         throw EngineError.unknownOperation(operation)
       }
       guard let q = core.queue(named: queue) else { throw EngineError.unknownQueue(queue) }
       try core.enqueue(op, on: q)
-      return buffer.count > Self.backlogLimit
     }
-    if backlogged { flushDeliveries() }
   }
 
   /// Adds a dependency after declaration (reported as `dependencyAdded` if the operation is on a queue).
