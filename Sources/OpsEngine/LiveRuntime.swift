@@ -104,7 +104,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// `retention`: how many finished operations stay known by name (see `LiveRetention`).
   public init(lints: [any Lint] = Lints.standard, retention: LiveRetention = .standard) {
     self.retention = retention
-    publisher = EventPublisher(lints: lints, folds: false)
+    // The lints' own fold: no history of visits (none of the standard lints reads one).
+    publisher = EventPublisher(lints: lints, folds: false, keepsHistory: false)
     lintsForget = publisher.isFolding
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)

@@ -117,3 +117,26 @@ import Testing
     #expect(LiveRetention.standard.finishedKept == 10_000)
   }
 }
+
+/// The live runtime's lints fold without histories; what they read is the same.
+@Suite struct LiveLintProjectionTests {
+  @Test func theLintsProjectionKeepsStatesAndTimesButNoHistory() throws {
+    let rt = LiveRuntime(retention: .all)
+    let log = EventLog(rt)
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    for i in 0..<20 { try rt.addOperation(live("op\(i)"), work: .sync { _ in }, on: "q") }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    let lean = rt.lintProjection
+    var full = Projection()
+    for event in log.events { full.apply(event) }
+    #expect(!lean.keepsHistory && full.keepsHistory)
+    #expect(lean.operations.count == 20 && full.operations.count == 20)
+    for i in 0..<20 {
+      let (a, b) = (lean.operations[i], full.operations[i])
+      #expect(a.history.isEmpty && b.history.count == 6)
+      #expect(a.state == b.state && a.startedAt == b.startedAt && a.finishedAt == b.finishedAt)
+      #expect(a.readySeq == b.readySeq && a.finishSeq == b.finishSeq)
+    }
+    #expect(lean.queues == full.queues && lean.unfinishedCount == full.unfinishedCount)
+  }
+}

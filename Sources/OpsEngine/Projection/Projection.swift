@@ -55,7 +55,13 @@ public struct Projection: Sendable, Equatable {
   /// Retired operations in each chunk of `operations` (see `retire`).
   private var retiredInChunk: [Int] = []
 
-  public init() {}
+  /// Whether each operation's history of visits is kept. The live runtime's lints fold without it:
+  /// no standard lint reads a history, and for every operation waiting in a queue it was a reserved
+  /// array of six visits (~270 bytes) and an append per transition. Without it, `history` is empty,
+  /// `lastTransition` is nil and `state(at:)` reads `.initialized`.
+  public let keepsHistory: Bool
+
+  public init(keepsHistory: Bool = true) { self.keepsHistory = keepsHistory }
 
   // MARK: - Lookup
 
@@ -324,8 +330,10 @@ public struct Projection: Sendable, Equatable {
     // Room for the usual path (initialized, pending, ready, executing, finishing, finished): grown
     // from one, a history doubles to 8 visits and is copied three times on the way.
     var history: [StateVisit] = []
-    history.reserveCapacity(conditions.isEmpty ? 6 : 7)
-    history.append(StateVisit(state: .initialized, time: time, cause: nil))
+    if keepsHistory {
+      history.reserveCapacity(conditions.isEmpty ? 6 : 7)
+      history.append(StateVisit(state: .initialized, time: time, cause: nil))
+    }
     var op = OperationInfo(
       name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
       enteredState: time, dependencies: deps, conditions: conditions, history: history)
@@ -394,7 +402,7 @@ public struct Projection: Sendable, Equatable {
       if !cyclesOf.isEmpty, let broken = cyclesOf[o] { brokenCycles.formUnion(broken) }
     default: break
     }
-    Self.enter(&operations[i], to, from: from, cause: cause, event: event)
+    Self.enter(&operations[i], to, from: from, cause: cause, event: event, history: keepsHistory)
     if to == .executing { noteOvertaken(by: i) }
     if to == .finished {
       for d in operations.read(i, { $0.pointee.dependents }) {
@@ -407,12 +415,12 @@ public struct Projection: Sendable, Equatable {
   /// its history with it, on every event.
   private static func enter(
     _ op: inout OperationInfo, _ to: OperationState, from: OperationState, cause: StateCause,
-    event: Event
+    event: Event, history: Bool
   ) {
     let t = event.time
     op.state = to
     op.enteredState = t
-    op.history.append(StateVisit(state: to, time: t, cause: cause))
+    if history { op.history.append(StateVisit(state: to, time: t, cause: cause)) }
     switch to {
     case .ready:
       op.readySince = t

@@ -5,7 +5,7 @@
 public final class EventPublisher {
   // `@exclusivity(unchecked)`: one thread at a time uses a publisher (see above), and the dynamic
   // checks of every access to the projection and the lints were ~3% of the live runtime's delivery.
-  @exclusivity(unchecked) public private(set) var projection = Projection()
+  @exclusivity(unchecked) public private(set) var projection: Projection
   @exclusivity(unchecked) public private(set) var seq = 0
   @exclusivity(unchecked) private var lints: [any Lint]
   /// By `EventKind.typeIndex`: the lints checked after an event of that type (see `Lint.eventTypes`).
@@ -24,7 +24,10 @@ public final class EventPublisher {
   /// the owner exposes the projection (the virtual runtime); the live runtime without lints skips it.
   private let folds: Bool
 
-  public init(lints: [any Lint] = Lints.standard, folds: Bool = true) {
+  /// `keepsHistory`: whether the projection keeps each operation's visits (see
+  /// `Projection.keepsHistory`).
+  public init(lints: [any Lint] = Lints.standard, folds: Bool = true, keepsHistory: Bool = true) {
+    projection = Projection(keepsHistory: keepsHistory)
     self.lints = lints
     self.folds = folds || !lints.isEmpty
     let types = lints.map(\.eventTypes)
