@@ -6,35 +6,20 @@ import Testing
 /// `Lint.eventTypes`: the publisher calls a lint only after the event types it names (every event
 /// when it names none), and `EventKind.typeIndex` numbers every type the contract names.
 @Suite struct LintEventTypesTests {
-  final class Calls: @unchecked Sendable {
-    private let lock = NSLock()
-    private var types: [String] = []
-    func note(_ type: String) {
-      lock.lock()
-      types.append(type)
-      lock.unlock()
-    }
-    var all: [String] {
-      lock.lock()
-      defer { lock.unlock() }
-      return types
-    }
-  }
-
   struct Counting: Lint {
     let kind = "counting"
     let summary = "counts its calls"
     let teaching = ""
     let eventTypes: Set<String>?
-    let calls: Calls
+    let calls: Locked<[String]>
     mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput) {
-      calls.note(event.kind.type)
+      calls.withLock { $0.append(event.kind.type) }
     }
   }
 
   @Test func aLintIsCalledOnlyAfterTheTypesItNames() throws {
-    let starts = Calls()
-    let every = Calls()
+    let starts = Locked<[String]>([])
+    let every = Locked<[String]>([])
     let rt = VirtualRuntime(
       lints: Lints.standard + [
         Counting(eventTypes: ["didStart", "cancelled"], calls: starts),
@@ -52,9 +37,9 @@ import Testing
     rt.run()
     let events = rt.events.map(\.kind.type)
     // Warnings are the publisher's own: no lint is called after them.
-    #expect(every.all == events.filter { $0 != "warning" })
-    #expect(starts.all == events.filter { $0 == "didStart" || $0 == "cancelled" })
-    #expect(starts.all.contains("cancelled") && starts.all.contains("didStart"))
+    #expect(every.value == events.filter { $0 != "warning" })
+    #expect(starts.value == events.filter { $0 == "didStart" || $0 == "cancelled" })
+    #expect(starts.value.contains("cancelled") && starts.value.contains("didStart"))
   }
 
   @Test func theTypeIndexNumbersEveryType() throws {

@@ -9,15 +9,15 @@ import Testing
   @Test func workersWaitForALaggingSubscriber() throws {
     let rt = LiveRuntime(lints: [])
     let gate = DispatchSemaphore(value: 0)
-    let blocked = Flag()
+    let blocked = Locked(false)
     rt.subscribe { _ in
-      if blocked.isSet { gate.wait() }
+      if blocked.value { gate.wait() }
     }
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 4, suspended: true))
     // 20,000 operations are about 180,000 events once they run: far beyond the bound.
     for i in 0..<20_000 { try rt.addOperation(live("op\(i)"), work: .sync { _ in }, on: "q") }
     rt.flushDeliveries()
-    blocked.set()
+    blocked.withLock { $0 = true }
     #expect(rt.perform(.resume(queue: "q")) == .applied)
     // Give the workers a second to run ahead of the stalled subscriber, watching the backlog.
     var most = 0
@@ -28,16 +28,8 @@ import Testing
     }
     // One step's events may pass the bound before its thread waits; never the whole run's.
     #expect(most <= LiveRuntime.backlogLimit + 4_096, "\(most) events waited for delivery")
-    blocked.clear()
+    blocked.withLock { $0 = false }
     gate.signal()
     #expect(rt.waitUntilFinished(timeout: liveTimeout))
   }
-}
-
-private final class Flag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  func set() { lock.withLock { value = true } }
-  func clear() { lock.withLock { value = false } }
-  var isSet: Bool { lock.withLock { value } }
 }

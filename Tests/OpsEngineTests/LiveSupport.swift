@@ -1,24 +1,31 @@
 import Foundation
 import OpsEngine
 
-/// Collects the live runtime's events as its subscriber sees them.
-final class EventLog: @unchecked Sendable {
+/// A value shared between a test and the runtime's threads, read and changed under a lock.
+final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
-  private var stored: [Event] = []
+  private var stored: Value
 
-  init(_ rt: LiveRuntime) {
-    rt.subscribe { [self] event in
-      lock.lock()
-      stored.append(event)
-      lock.unlock()
-    }
-  }
+  init(_ value: Value) { stored = value }
 
-  var events: [Event] {
+  func withLock<R>(_ body: (inout Value) -> R) -> R {
     lock.lock()
     defer { lock.unlock() }
-    return stored
+    return body(&stored)
   }
+
+  var value: Value { withLock { $0 } }
+}
+
+/// Collects the live runtime's events as its subscriber sees them.
+final class EventLog: Sendable {
+  private let stored = Locked<[Event]>([])
+
+  init(_ rt: LiveRuntime) {
+    rt.subscribe { [stored] event in stored.withLock { $0.append(event) } }
+  }
+
+  var events: [Event] { stored.value }
 
   var startOrder: [String] {
     events.compactMap { if case .didStart(let o) = $0.kind { o } else { nil } }
