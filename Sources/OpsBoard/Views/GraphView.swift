@@ -23,25 +23,34 @@ struct GraphView: ViewComponent {
   var scrollY = 0
   /// Rebuilt only when operations or edges are added.
   var layout: DAGLayout?
-  /// Frames drawn with a layout older than the model's structure (see `needsLayout`).
-  var staleFrames = 0
+  /// While playing, the next layout, built a budget of work per frame (see `DAGLayoutBuilder`).
+  var building: DAGLayoutBuilder?
 
-  /// While playing, a layout missing the newest operations or edges is kept for a few frames: laying
-  /// out the whole graph costs ~4 ms at 10,000 operations, and a scenario adding operations all the
-  /// time would pay it every frame. Paused, or when the model has fewer operations than the layout
-  /// (a restart, time travel), it is rebuilt at once.
-  static let framesBetweenLayouts = 10
+  /// Units of layout work a frame does while playing: about 1 ms at 10,000 operations, where a whole
+  /// layout is ~6 ms (graphs under ~1,000 operations are still laid out in one frame).
+  static let layoutWorkPerFrame = 1_500
 
-  mutating func needsLayout(for model: BoardModel, playing: Bool) -> Bool {
-    guard let layout, layout.structureVersion != model.structureVersion else {
-      return layout == nil
+  /// Brings the layout up to the model. Paused, with no layout yet, or when the model has fewer
+  /// operations than the layout (a restart, time travel), it is built at once; while playing, the
+  /// layout shown is the last complete one and the next is built over the following frames.
+  mutating func updateLayout(for model: BoardModel, playing: Bool) {
+    if let b = building, b.count > model.operations.count { building = nil }
+    guard let current = layout, playing, current.nodeOfOperation.count <= model.operations.count
+    else {
+      if layout?.structureVersion != model.structureVersion
+        || (layout?.nodeOfOperation.count ?? 0) > model.operations.count
+      {
+        layout = DAGLayout(model: model)
+      }
+      building = nil
+      return
     }
-    staleFrames += 1
-    let stale =
-      !playing || layout.nodeOfOperation.count > model.operations.count
-      || staleFrames >= Self.framesBetweenLayouts
-    if stale { staleFrames = 0 }
-    return stale
+    guard current.structureVersion != model.structureVersion else { return }
+    if building == nil { building = DAGLayoutBuilder(model: model) }
+    if building!.advance(model, budget: Self.layoutWorkPerFrame) {
+      layout = building!.layout
+      building = nil
+    }
   }
 
   init() {}
@@ -62,9 +71,7 @@ struct GraphView: ViewComponent {
 extension BoardRenderer {
   mutating func drawGraph(_ r: Rect, _ shared: SharedState, _ view: inout GraphView) {
     let playing = !info.paused && !info.finished && info.replaying == nil
-    if view.needsLayout(for: model, playing: playing) {
-      view.layout = DAGLayout(model: model)
-    }
+    view.updateLayout(for: model, playing: playing)
     let dag = view.layout!
     var title =
       "Dependency graph · \(model.operations.count) operations in \(dag.layers.count) columns by depth"
