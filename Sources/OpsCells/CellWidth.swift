@@ -13,10 +13,11 @@ public enum CellWidth {
     return isWide(base.value) ? 2 : 1
   }
 
-  /// The cells `text` takes, counted up to `limit` (a longer text gives `limit`). ASCII text is
-  /// measured by its bytes, without walking its characters: the graph's layout measures every
-  /// operation's name each time it is laid out.
+  /// The cells `text` takes, counted up to `limit` (a longer text gives `limit`; a limit of 0 or
+  /// less gives 0). ASCII text is measured by its bytes, without walking its characters: the graph's
+  /// layout measures every operation's name each time it is laid out.
   public static func columns(of text: String, upTo limit: Int = .max) -> Int {
+    guard limit > 0 else { return 0 }
     let utf8 = text.utf8
     if utf8.allSatisfy({ $0 < 0x80 }) { return min(utf8.count, limit) }
     var total = 0

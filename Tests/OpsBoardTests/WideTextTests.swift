@@ -47,6 +47,8 @@ import Testing
     #expect(CellWidth.columns(of: "abcdef", upTo: 4) == 4)
     #expect(CellWidth.columns(of: "下载中文", upTo: 3) == 3)
     #expect(CellWidth.columns(of: "下载中文", upTo: 9) == 8)
+    #expect(
+      CellWidth.columns(of: "abc", upTo: 0) == 0 && CellWidth.columns(of: "下载", upTo: -3) == 0)
   }
 
   @Test func theGraphDrawsAnEdgeAfterAWideName() {
