@@ -28,6 +28,8 @@ func spawnRun(
   try process.run()
   let stopped = StopFlag()
   let stopper = DispatchWorkItem {
+    // Only a run still going: one that just ended is not reported as stopped.
+    guard process.isRunning else { return }
     stopped.set()
     kill(process.processIdentifier, SIGKILL)
   }
