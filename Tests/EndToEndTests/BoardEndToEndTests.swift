@@ -72,8 +72,9 @@ struct BoardEndToEndTests {
 
   @Test func boardAppearsAndQuitsWithQ() throws {
     let session = try start()
-    try #require(session.waitFor(Play.title), "screen:\n\(session.capture())")
-    #expect(session.capture().contains("help"))
+    #expect(
+      session.waitUntil { $0.contains(Play.title) && $0.contains("help") },
+      "screen:\n\(session.capture())")
     try session.send("q")
     expectEnded(session, status: 0)
   }
@@ -192,12 +193,13 @@ struct BoardEndToEndTests {
     try #require(session.waitFor("Help ·"), "screen:\n\(session.capture())")
     // s would suspend the selected queue on the board; under help it only says help is open.
     try session.send("s")
-    #expect(session.waitFor("help is open"), "screen:\n\(session.capture())")
-    #expect(session.capture().contains("Help ·"))
+    let refused = try #require(
+      session.settled { $0.contains("help is open") }, "screen:\n\(session.capture())")
+    #expect(refused.contains("Help ·"), "screen:\n\(refused)")
     try session.send("End")
     try session.send("Escape")
-    #expect(session.waitUntil { !$0.contains("Help ·") }, "screen:\n\(session.capture())")
-    let board = session.capture()
+    let board = try #require(
+      session.settled { !$0.contains("Help ·") }, "screen:\n\(session.capture())")
     #expect(!board.contains("suspended"), "screen:\n\(board)")
     #expect(board.contains("› download"), "End moved the selection under help:\n\(board)")
     try session.send("q")
@@ -239,8 +241,8 @@ struct BoardEndToEndTests {
     let session = try start(width: 80, height: 24, arguments: ["play", "deadlock", "--paused"])
     try #require(session.waitFor("Deadlock"), "screen:\n\(session.capture())")
     // Paused at 0s the cycle is already known; parse, the first row, is selected.
-    #expect(session.waitFor("why parse:"), "screen:\n\(session.capture())")
-    let screen = session.capture()
+    let screen = try #require(
+      session.settled { $0.contains("why parse:") }, "screen:\n\(session.capture())")
     let lines = screen.split(separator: "\n")
     let at = try #require(lines.firstIndex { $0.contains("why parse:") })
     let why = lines[at...].prefix { !$0.hasPrefix("─") }.joined(separator: " ")

@@ -13,8 +13,9 @@ struct MomentEndToEndTests {
     let session = try TmuxSession(
       width: 80, height: 24,
       command: TmuxSession.wrapped(binary, ["play", "lifecycle", "--speed", "20"]))
-    try #require(session.waitFor("Moment 1 of 5"), "screen:\n\(session.capture())")
-    var screen = session.capture()
+    // A moment pauses the board, so its screen settles.
+    var screen = try #require(
+      session.settled { $0.contains("Moment 1 of 5") }, "screen:\n\(session.capture())")
     #expect(screen.contains("report is added to a suspended queue"), "screen:\n\(screen)")
     #expect(!screen.contains("`"), "screen:\n\(screen)")
     #expect(screen.contains("m next moment"), "screen:\n\(screen)")
@@ -22,8 +23,8 @@ struct MomentEndToEndTests {
     Thread.sleep(forTimeInterval: 0.5)
     #expect(session.capture().contains("Moment 1 of 5"))
     try session.send("m")
-    try #require(session.waitFor("Moment 2 of 5"), "screen:\n\(session.capture())")
-    screen = session.capture()
+    screen = try #require(
+      session.settled { $0.contains("Moment 2 of 5") }, "screen:\n\(session.capture())")
     #expect(screen.contains("diskSpace is evaluated now"), "screen:\n\(screen)")
     try session.send("q")
     #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")

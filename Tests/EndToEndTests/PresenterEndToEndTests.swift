@@ -12,8 +12,8 @@ struct PresenterEndToEndTests {
     let session = try TmuxSession(
       width: 80, height: 24,
       command: TmuxSession.wrapped(binary, ["play", "priorities", "--paused", "--present"]))
-    try #require(session.waitFor("State machine · backup"), "screen:\n\(session.capture())")
-    let screen = session.capture()
+    let screen = try #require(
+      session.settled { $0.contains("State machine · backup") }, "screen:\n\(session.capture())")
     #expect(screen.contains("─ Operations"), "screen:\n\(screen)")
     #expect(!screen.contains("─ Log"), "screen:\n\(screen)")
     #expect(!screen.contains("─ Queues"), "screen:\n\(screen)")

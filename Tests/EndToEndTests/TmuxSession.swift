@@ -110,6 +110,23 @@ final class TmuxSession {
     }
   }
 
+  /// The screen once `condition` holds and two captures 50 ms apart are the same: a frame that
+  /// ncurses writes in several pieces is whole, so what a test reads next is not half of the last
+  /// frame and half of the one before. For still screens (a paused board, a program that ended);
+  /// nil if the deadline passes first.
+  func settled(timeout: Duration = .seconds(20), _ condition: (String) -> Bool = { _ in true })
+    -> String?
+  {
+    var previous: String?
+    var screen = ""
+    let held = waitUntil(timeout: timeout) { now in
+      defer { previous = now }
+      screen = now
+      return condition(now) && now == previous
+    }
+    return held ? screen : nil
+  }
+
   /// A tmux format about the pane (`#{alternate_on}`, `#{mouse_any_flag}`, `#{pane_tty}`).
   func display(_ format: String) -> String {
     ((try? run(["display-message", "-p", "-t", "e2e", format])) ?? "")

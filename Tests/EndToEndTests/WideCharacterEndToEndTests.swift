@@ -20,8 +20,8 @@ struct WideCharacterEndToEndTests {
       """)
     let session = try TmuxSession(
       width: 120, height: 40, command: TmuxSession.wrapped(binary, ["play", path, "--paused"]))
-    #expect(session.waitFor("下载 and 📦"), "screen:\n\(session.capture())")
-    let screen = session.capture()
+    let screen = try #require(
+      session.settled { $0.contains("下载 and 📦") }, "screen:\n\(session.capture())")
     #expect(screen.contains("📦 pack"), "screen:\n\(screen)")
     #expect(screen.contains("网络"), "screen:\n\(screen)")
     #expect(!screen.contains("?? pack") && !screen.contains("? pack"), "screen:\n\(screen)")

@@ -15,11 +15,12 @@ struct WorkshopEndToEndTests {
       command: TmuxSession.wrapped(binary, ["play", "tour", "--paused", "--quiz"]))
     try #require(session.waitFor("quiz 0/0"), "screen:\n\(session.capture())")
     try session.send(".")
-    try #require(session.waitFor("Predict · score 0/0"), "screen:\n\(session.capture())")
-    #expect(session.capture().contains("▸ 1"))
+    let predicting = try #require(
+      session.settled { $0.contains("Predict · score 0/0") }, "screen:\n\(session.capture())")
+    #expect(predicting.contains("▸ 1"), "screen:\n\(predicting)")
     try session.send("Down", "Enter")
-    try #require(session.waitFor("Revealed · score"), "screen:\n\(session.capture())")
-    let revealed = session.capture()
+    let revealed = try #require(
+      session.settled { $0.contains("Revealed · score") }, "screen:\n\(session.capture())")
     #expect(
       revealed.contains("✓ Right: ") || revealed.contains("✗ You said "), "screen:\n\(revealed)")
     #expect(
@@ -37,8 +38,9 @@ struct WorkshopEndToEndTests {
       width: 80, height: 24, command: TmuxSession.wrapped(binary, ["play", "tour", "--paused"]))
     try #require(session.waitFor("─ Log"), "screen:\n\(session.capture())")
     try session.send("P")
-    try #require(session.waitFor("State machine · download"), "screen:\n\(session.capture())")
-    #expect(!session.capture().contains("─ Log"))
+    let presented = try #require(
+      session.settled { $0.contains("State machine · download") }, "screen:\n\(session.capture())")
+    #expect(!presented.contains("─ Log"), "screen:\n\(presented)")
     // download's queue is network: s suspends it, and the presenter says so in words.
     try session.send("s")
     #expect(
@@ -83,8 +85,10 @@ struct WorkshopEndToEndTests {
     #expect(session.waitFor("Edited lesson"), "screen:\n\(session.capture())")
 
     try (edited + "\nqueues: [\n").write(toFile: path, atomically: true, encoding: .utf8)
-    #expect(session.waitFor("The scenario file does not load"), "screen:\n\(session.capture())")
-    #expect(session.capture().contains("lesson.yaml:"))
+    let broken = try #require(
+      session.settled { $0.contains("The scenario file does not load") },
+      "screen:\n\(session.capture())")
+    #expect(broken.contains("lesson.yaml:"), "screen:\n\(broken)")
 
     try starter.write(toFile: path, atomically: true, encoding: .utf8)
     #expect(
