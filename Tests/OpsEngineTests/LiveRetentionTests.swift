@@ -120,7 +120,7 @@ import Testing
 
 /// The live runtime's lints fold without histories; what they read is the same.
 @Suite struct LiveLintProjectionTests {
-  @Test func theLintsProjectionKeepsStatesAndTimesButNoHistory() throws {
+  @Test func theLintsProjectionKeepsStatesAndTimesButNoHistoryOrObservers() throws {
     let rt = LiveRuntime(retention: .all)
     let log = EventLog(rt)
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
@@ -134,6 +134,7 @@ import Testing
     for i in 0..<20 {
       let (a, b) = (lean.operations[i], full.operations[i])
       #expect(a.history.isEmpty && b.history.count == 6)
+      #expect(a.observers.isEmpty && b.observers.map(\.name) == ["didStart", "willFinish", "didFinish"])
       #expect(a.state == b.state && a.startedAt == b.startedAt && a.finishedAt == b.finishedAt)
       #expect(a.readySeq == b.readySeq && a.finishSeq == b.finishSeq)
     }

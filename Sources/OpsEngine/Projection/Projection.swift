@@ -55,10 +55,11 @@ public struct Projection: Sendable, Equatable {
   /// Retired operations in each chunk of `operations` (see `retire`).
   private var retiredInChunk: [Int] = []
 
-  /// Whether each operation's history of visits is kept. The live runtime's lints fold without it:
-  /// no standard lint reads a history, and for every operation waiting in a queue it was a reserved
-  /// array of six visits (~270 bytes) and an append per transition. Without it, `history` is empty,
-  /// `lastTransition` is nil and `state(at:)` reads `.initialized`.
+  /// Whether each operation's history of visits and observer calls is kept. The live runtime's lints
+  /// fold without it: no standard lint reads either, and for every operation waiting in a queue the
+  /// history was a reserved array of six visits (~270 bytes) and an append per transition, and the
+  /// observer calls an array allocated and grown twice. Without it, `history` and `observers` are
+  /// empty, `lastTransition` is nil and `state(at:)` reads `.initialized`.
   public let keepsHistory: Bool
 
   public init(keepsHistory: Bool = true) { self.keepsHistory = keepsHistory }
@@ -121,7 +122,7 @@ public struct Projection: Sendable, Equatable {
     if time > now { now = time }
   }
 
-  public mutating func apply(_ event: Event) {
+  public mutating func apply(_ event: borrowing Event) {
     lastSeq = event.seq
     version += 1
     if event.time > now { now = event.time }
@@ -159,11 +160,13 @@ public struct Projection: Sendable, Equatable {
     case .dependencyAdded(let o, let d):
       guard let i = slot(of: o) else { break }
       structureVersion += 1
-      if operations[i].dependencies.isEmpty { traits.dependencies += 1 }
+      if operations.read(i, { $0.pointee.dependencies.isEmpty }) { traits.dependencies += 1 }
       operations[i].dependencies.append(d)
       if let j = operationIndex[d] {
         operations[j].dependents.append(o)
-        if operations[j].state == .finished { operations[i].finishedDependencies += 1 }
+        if operations.read(j, { $0.pointee.state }) == .finished {
+          operations[i].finishedDependencies += 1
+        }
       } else {
         dependentsOfUnknown[d, default: []].append(o)
       }
@@ -200,24 +203,29 @@ public struct Projection: Sendable, Equatable {
       updateLock(o, category) { $0.status = .released }
     case .cancelled(let o, let errors, let why):
       guard let i = slot(of: o) else { break }
-      if !operations[i].cancelled, let q = operations[i].queueIndex { queues[q].cancelled += 1 }
+      // Read in place: the subscript's getter copies the whole record.
+      let (wasCancelled, queue) = operations.read(i) {
+        ($0.pointee.cancelled, $0.pointee.queueIndex)
+      }
+      if !wasCancelled, let q = queue { queues[q].cancelled += 1 }
       operations[i].cancelled = true
-      if operations[i].cancelledAt == nil { operations[i].cancelledAt = t }
+      if operations.read(i, { $0.pointee.cancelledAt == nil }) { operations[i].cancelledAt = t }
       operations[i].cancelCause = why
-      if operations[i].errors.isEmpty && !errors.isEmpty { traits.errors += 1 }
+      if !errors.isEmpty && operations.read(i, { $0.pointee.errors.isEmpty }) { traits.errors += 1 }
       operations[i].errors += errors
       operations[i].waitingForLock = nil
     case .didFinish(let o, let errors, _):
       guard let i = slot(of: o) else { break }
-      traits.errors += (errors.isEmpty ? 0 : 1) - (operations[i].errors.isEmpty ? 0 : 1)
+      traits.errors +=
+        (errors.isEmpty ? 0 : 1) - (operations.read(i, { $0.pointee.errors.isEmpty }) ? 0 : 1)
       operations[i].errors = errors
-      operations[i].observers.append(ObserverCall(name: "didFinish", time: t))
+      noteObserver("didFinish", of: i, at: t)
     case .willFinish(let o, _, _):
-      updateOperation(o) { $0.observers.append(ObserverCall(name: "willFinish", time: t)) }
+      if keepsHistory, let i = slot(of: o) { noteObserver("willFinish", of: i, at: t) }
     case .didStart(let o):
-      updateOperation(o) { $0.observers.append(ObserverCall(name: "didStart", time: t)) }
+      if keepsHistory, let i = slot(of: o) { noteObserver("didStart", of: i, at: t) }
     case .completion(let o):
-      updateOperation(o) { $0.observers.append(ObserverCall(name: "completion", time: t)) }
+      if keepsHistory, let i = slot(of: o) { noteObserver("completion", of: i, at: t) }
     case .didProduce(let o, let produced):
       producer = (o, produced)
     case .cycleDetected(let ops):
@@ -258,7 +266,9 @@ public struct Projection: Sendable, Equatable {
       recentName = ""
     }
     // Its traits go with it: the stand-in has none.
-    traits.count(operations[i], by: -1)
+    var counts = traits
+    operations.read(i) { counts.count($0.pointee, by: -1) }
+    traits = counts
     operations[i] = Self.retiredStandIn
     let chunk = i / ChunkedArray<OperationInfo>.chunkSize
     if retiredInChunk.count <= chunk {
@@ -283,6 +293,13 @@ public struct Projection: Sendable, Equatable {
     return i
   }
 
+  /// Records an observer call (only with histories: no lint reads them). Most operations have three
+  /// (didStart, willFinish, didFinish): room for them at once, not an array grown twice.
+  private mutating func noteObserver(_ name: String, of i: Int, at time: Double) {
+    guard keepsHistory else { return }
+    operations[i].observers.appendKeepingRoom(ObserverCall(name: name, time: time), forAtLeast: 3)
+  }
+
   private mutating func updateQueue(at i: Int, _ change: (inout QueueInfo) -> Void) {
     change(&queues[i])
   }
@@ -300,18 +317,20 @@ public struct Projection: Sendable, Equatable {
   private mutating func updateCondition(
     _ o: String, _ label: String, _ change: (inout ConditionInfo) -> Void
   ) {
-    guard let i = slot(of: o),
-      let c = operations[i].conditions.firstIndex(where: { !$0.isLock && $0.name == label })
-    else { return }
+    guard let i = slot(of: o) else { return }
+    let found = operations.read(i) {
+      $0.pointee.conditions.firstIndex { !$0.isLock && $0.name == label }
+    }
+    guard let c = found else { return }
     change(&operations[i].conditions[c])
   }
 
   private mutating func updateLock(
     _ o: String, _ category: String, _ change: (inout ConditionInfo) -> Void
   ) {
-    guard let i = slot(of: o),
-      let c = operations[i].conditions.firstIndex(where: { $0.category == category })
-    else { return }
+    guard let i = slot(of: o) else { return }
+    let found = operations.read(i) { $0.pointee.conditions.firstIndex { $0.category == category } }
+    guard let c = found else { return }
     change(&operations[i].conditions[c])
   }
 
@@ -451,9 +470,12 @@ public struct Projection: Sendable, Equatable {
     guard level > 0, let qi = queueIndex else { return }
     for lower in 0..<level where !queues[qi].readyByPriority[lower].isEmpty {
       // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
-      for m in queues[qi].readyByPriority[lower].sorted() where !operations[m].cancelled {
-        operations[m].overtakenBy.append(operations[i].name)
-        lastOvertaken.append(operations[m].name)
+      let starter = operations.read(i) { $0.pointee.name }
+      for m in queues[qi].readyByPriority[lower].sorted() {
+        let (cancelled, name) = operations.read(m) { ($0.pointee.cancelled, $0.pointee.name) }
+        guard !cancelled else { continue }
+        operations[m].overtakenBy.append(starter)
+        lastOvertaken.append(name)
       }
     }
   }
@@ -462,5 +484,13 @@ public struct Projection: Sendable, Equatable {
     a.lastSeq == b.lastSeq && a.now == b.now && a.queues == b.queues
       && a.operations == b.operations && a.cycles == b.cycles && a.warnings == b.warnings
       && a.commands == b.commands
+  }
+}
+
+extension Array {
+  /// Appends, reserving room for `n` elements when the array has none yet.
+  fileprivate mutating func appendKeepingRoom(_ element: Element, forAtLeast n: Int) {
+    if capacity == 0 { reserveCapacity(n) }
+    append(element)
   }
 }
