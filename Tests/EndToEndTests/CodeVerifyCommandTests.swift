@@ -13,7 +13,12 @@ import Testing
   }
 
   @Test func verifyAgreesOnPrioritiesAndExitsZero() throws {
-    let r = try opsview(["verify", "priorities", "--scale", "0.2"])
+    var r = try opsview(["verify", "priorities", "--scale", "0.2"])
+    // Foundation runs on the real clock: on a busy machine a start can come late, which the
+    // report says. Only that is run again (see `VerificationTests`).
+    for _ in 1..<5 where r.status != 0 && r.out.contains("a difference that repeats is real") {
+      r = try opsview(["verify", "priorities", "--scale", "0.2"])
+    }
     #expect(r.status == 0, "\(r.out)\(r.err)")
     #expect(r.out.contains("AGREE: 10 operations started"), "\(r.out)")
     #expect(r.out.contains("= prefetch, render, tap"), "\(r.out)")

@@ -134,7 +134,8 @@ import Testing
     for i in 0..<20 {
       let (a, b) = (lean.operations[i], full.operations[i])
       #expect(a.history.isEmpty && b.history.count == 6)
-      #expect(a.observers.isEmpty && b.observers.map(\.name) == ["didStart", "willFinish", "didFinish"])
+      #expect(
+        a.observers.isEmpty && b.observers.map(\.name) == ["didStart", "willFinish", "didFinish"])
       #expect(a.state == b.state && a.startedAt == b.startedAt && a.finishedAt == b.finishedAt)
       #expect(a.readySeq == b.readySeq && a.finishSeq == b.finishSeq)
     }

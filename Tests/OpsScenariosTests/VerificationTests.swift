@@ -13,10 +13,15 @@ struct VerificationTests {
   func foundationAgreesWithTheEngine(_ name: String) throws {
     let scenario = try #require(Catalog.named(name))
     var v = Verification.run(scenario, scale: 0.2)
-    if !v.agrees {
-      // Foundation runs on the real clock: on a loaded machine a start can come later than the
-      // tolerance (60 ms at this scale). A disagreement in semantics repeats; lateness rarely does.
+    // Foundation runs on the real clock: on a loaded machine a start can come later than the
+    // tolerance (60 ms at this scale), when every thread of Dispatch's pool is busy with other
+    // tests. CI saw it twice in a row on `deadlock` (its first start 0.28 s late, the rest on time).
+    // Lateness alone is run again, up to five runs; anything else fails at once, and a difference
+    // in semantics that only looks like lateness repeats on every run and fails all the same.
+    var runs = 1
+    while v.differsOnlyByLateness && runs < 5 {
       v = Verification.run(scenario, scale: 0.2)
+      runs += 1
     }
     #expect(v.agrees, "\(v.report)")
     if SwiftProgram(scenario).isQueueLevel && scenario.operations.allSatisfy(\.spec.work.finishes) {
@@ -40,6 +45,38 @@ struct VerificationTests {
       "\(v.firstDifference ?? "none")")
     #expect(v.report.contains("DIFFERENT: at 3s"))
     #expect(v.report.contains("≠"))
+  }
+
+  @Test func lateStartsAloneAreToldApartFromOtherDifferences() {
+    func groups(_ starts: [(Double, [String])]) -> StartGroups {
+      StartGroups(groups: starts.map { StartGroups.Group(time: $0.0, names: Set($0.1)) })
+    }
+    func verification(foundation: [(Double, [String])]) -> Verification {
+      Verification(
+        scenario: "deadlock",
+        engine: groups([(0, ["unrelated"]), (12, ["validate"]), (14, ["parse"])]),
+        foundation: groups(foundation), notChecked: [], scale: 0.2)
+    }
+    // CI's case: the first start 1.4 s late on a busy machine, the rest on time.
+    let late = verification(foundation: [
+      (1.419, ["unrelated"]), (12.0, ["validate"]), (14, ["parse"]),
+    ])
+    #expect(!late.agrees && late.differsOnlyByLateness)
+    #expect(late.report.contains("a difference that repeats is real"), "\(late.report)")
+    // Not started before the run ended: possibly later still.
+    #expect(
+      verification(foundation: [(0, ["unrelated"]), (12, ["validate"])]).differsOnlyByLateness)
+    // Earlier than the engine, or something the engine never starts: not lateness.
+    let early = verification(foundation: [(0, ["unrelated"]), (11, ["validate"]), (14, ["parse"])])
+    #expect(!early.agrees && !early.differsOnlyByLateness)
+    #expect(!early.report.contains("a difference that repeats is real"))
+    let extra = verification(foundation: [
+      (0, ["unrelated"]), (12, ["validate"]), (14, ["parse"]), (15, ["report"]),
+    ])
+    #expect(!extra.agrees && !extra.differsOnlyByLateness)
+    #expect(
+      !verification(foundation: [(0, ["unrelated"]), (12, ["validate"]), (14, ["parse"])])
+        .differsOnlyByLateness)
   }
 
   @Test func whatFoundationLacksIsListedAsNotChecked() throws {

@@ -468,9 +468,9 @@ public struct Projection: Sendable, Equatable {
       ($0.pointee.priority.level, $0.pointee.queueIndex)
     }
     guard level > 0, let qi = queueIndex else { return }
+    let starter = operations.read(i) { $0.pointee.name }
     for lower in 0..<level where !queues[qi].readyByPriority[lower].isEmpty {
       // Sorted: a Set's order differs between instances, and the stream must be byte-identical.
-      let starter = operations.read(i) { $0.pointee.name }
       for m in queues[qi].readyByPriority[lower].sorted() {
         let (cancelled, name) = operations.read(m) { ($0.pointee.cancelled, $0.pointee.name) }
         guard !cancelled else { continue }

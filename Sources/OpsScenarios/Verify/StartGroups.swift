@@ -11,6 +11,13 @@ public struct StartGroups: Equatable, Sendable, CustomStringConvertible {
 
   public init(groups: [Group]) { self.groups = groups }
 
+  /// When each operation started.
+  public var startTimes: [String: Double] {
+    var times: [String: Double] = [:]
+    for g in groups { for name in g.names { times[name] = g.time } }
+    return times
+  }
+
   /// Equal when the same operations start in the same order of instants (times are compared by
   /// `Verification` with a tolerance).
   public static func == (a: Self, b: Self) -> Bool {
