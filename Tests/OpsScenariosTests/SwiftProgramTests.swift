@@ -57,11 +57,21 @@ struct SwiftProgramTests {
     let compiled = try run(swiftcPath()!, ["-O", "-swift-version", "6", file, "-o", binary])
     try #require(compiled.status == 0, "swiftc failed:\n\(compiled.output)")
     #expect(!compiled.output.contains("warning:"), "\(compiled.output)")
-    // 0.2 real seconds per scenario second: scheduling delays stay well under the tolerance.
-    let ran = try run(binary, ["0.2"])
-    #expect(ran.status == 0, "\(ran.output)")
+    // 0.2 real seconds per scenario second: scheduling delays stay well under the tolerance, except
+    // on a machine so busy that a start waits for a thread; a run that is only late (what `verify`
+    // tells apart) is run again, up to five runs.
     let engine = StartGroups.engine(scenario)
-    let program = StartGroups.program(ran.output)
+    var ran = try run(binary, ["0.2"])
+    var program = StartGroups.program(ran.output)
+    let onlyLate = { (program: StartGroups) in
+      Verification(scenario: name, engine: engine, foundation: program, notChecked: [], scale: 0.2)
+        .differsOnlyByLateness
+    }
+    for _ in 1..<5 where ran.status == 0 && onlyLate(program) {
+      ran = try run(binary, ["0.2"])
+      program = StartGroups.program(ran.output)
+    }
+    #expect(ran.status == 0, "\(ran.output)")
     #expect(program == engine, "engine \(engine)\nprogram \(program)\n\(ran.output)")
     for (p, e) in zip(program.groups, engine.groups) {
       #expect(
