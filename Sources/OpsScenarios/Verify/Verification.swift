@@ -6,6 +6,9 @@ import OpsEngine
 public struct Verification: Sendable {
   /// Starts later than the engine's by more than this (scenario seconds) count as a difference.
   public static let tolerance = 0.3
+  /// Starts earlier than the engine's by more than this count as a difference (a real clock is
+  /// never early, but its readings and the scaled times round).
+  static let earliness = 0.05
 
   public var scenario: String
   public var engine: StartGroups
@@ -100,7 +103,7 @@ public struct Verification: Sendable {
         return "at \(formatSeconds(e.time))s the engine starts \(list(e.names)); "
           + "Foundation starts \(list(f.names)) (at \(String(format: "%.3f", f.time))s)"
       }
-      if f.time < e.time - 0.05 || f.time > e.time + Self.tolerance {
+      if f.time < e.time - Self.earliness || f.time > e.time + Self.tolerance {
         return "\(list(e.names)) started at \(String(format: "%.3f", f.time))s on Foundation, "
           + "\(formatSeconds(e.time))s in the engine"
       }
@@ -115,14 +118,14 @@ public struct Verification: Sendable {
 
   public var agrees: Bool { firstDifference == nil }
 
-  /// They disagree, but only because Foundation started something late: it started nothing the
-  /// engine did not, and nothing earlier (what it has not started may be later than the run). A busy
-  /// machine does that to a real clock (a start waits for a thread); a difference in semantics
-  /// usually starts something earlier or that should not start, and repeats on every run.
+  /// They disagree, but only because Foundation started something late: it started something,
+  /// nothing the engine did not, and nothing earlier (what it has not started may be later than the
+  /// run). A busy machine does that to a real clock (a start waits for a thread); a difference in
+  /// semantics usually starts something earlier or that should not start, and repeats every run.
   public var differsOnlyByLateness: Bool {
-    guard !agrees else { return false }
     let (e, f) = (engine.startTimes, foundation.startTimes)
-    return f.allSatisfy { name, t in e[name].map { t >= $0 - 0.05 } ?? false }
+    guard !agrees, !f.isEmpty else { return false }
+    return f.allSatisfy { name, t in e[name].map { t >= $0 - Self.earliness } ?? false }
   }
 
   private func list(_ names: Set<String>) -> String { names.sorted().joined(separator: ", ") }
@@ -154,10 +157,10 @@ public struct Verification: Sendable {
     if let d = firstDifference {
       out += "DIFFERENT: \(d)\n"
       if differsOnlyByLateness {
-        out += "Foundation only started things later than the engine, never earlier: on a busy "
         out +=
-          "machine that can be the clock rather than the queue. Run it again (or with a larger "
-        out += "--scale); a difference that repeats is real.\n"
+          "Foundation only started things later than the engine, never earlier: on a busy"
+          + " machine that can be the clock rather than the queue. Run it again (or with a larger"
+          + " --scale); a difference that repeats is real.\n"
       }
     } else {
       let count = engine.groups.reduce(0) { $0 + $1.names.count }
