@@ -79,6 +79,12 @@ struct VerificationTests {
       !verification(foundation: [(0, ["unrelated"]), (12, ["validate"]), (14, ["parse"])])
         .differsOnlyByLateness)
     #expect(!verification(foundation: []).differsOnlyByLateness)
+    // A late start that joined the group of an earlier one is still late, by its own time.
+    let joined = Verification(
+      scenario: "s", engine: groups([(0, ["a"]), (0.3, ["b"])]),
+      foundation: StartGroups.grouped([(0.15, "a"), (0.3, "b")], tolerance: 0.3), notChecked: [],
+      scale: 0.2)
+    #expect(!joined.agrees && joined.differsOnlyByLateness, "\(joined.report)")
   }
 
   @Test func whatFoundationLacksIsListedAsNotChecked() throws {

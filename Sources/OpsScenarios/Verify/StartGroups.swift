@@ -8,14 +8,15 @@ public struct StartGroups: Equatable, Sendable, CustomStringConvertible {
     public var names: Set<String>
   }
   public var groups: [Group]
+  /// When each operation started: its own time, where its group has the time of the group's first
+  /// start (a start that came late can join a group that began before the engine's instant).
+  public private(set) var startTimes: [String: Double]
 
-  public init(groups: [Group]) { self.groups = groups }
-
-  /// When each operation started.
-  public var startTimes: [String: Double] {
-    var times: [String: Double] = [:]
-    for g in groups { for name in g.names { times[name] = g.time } }
-    return times
+  /// Each operation at its group's time.
+  public init(groups: [Group]) {
+    self.groups = groups
+    startTimes = [:]
+    for g in groups { for name in g.names { startTimes[name] = g.time } }
   }
 
   /// Equal when the same operations start in the same order of instants (times are compared by
@@ -54,7 +55,9 @@ public struct StartGroups: Equatable, Sendable, CustomStringConvertible {
         groups.append(Group(time: t, names: [name]))
       }
     }
-    return StartGroups(groups: groups)
+    var result = StartGroups(groups: groups)
+    for (t, name) in starts { result.startTimes[name] = t }
+    return result
   }
 
   /// A run's printed `start` lines (`   4.000  start  decode`).
