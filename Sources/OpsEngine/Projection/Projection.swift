@@ -220,12 +220,9 @@ public struct Projection: Sendable, Equatable {
         (errors.isEmpty ? 0 : 1) - (operations.read(i, { $0.pointee.errors.isEmpty }) ? 0 : 1)
       operations[i].errors = errors
       noteObserver("didFinish", of: i, at: t)
-    case .willFinish(let o, _, _):
-      if keepsHistory, let i = slot(of: o) { noteObserver("willFinish", of: i, at: t) }
-    case .didStart(let o):
-      if keepsHistory, let i = slot(of: o) { noteObserver("didStart", of: i, at: t) }
-    case .completion(let o):
-      if keepsHistory, let i = slot(of: o) { noteObserver("completion", of: i, at: t) }
+    case .willFinish(let o, _, _): noteObserver("willFinish", of: o, at: t)
+    case .didStart(let o): noteObserver("didStart", of: o, at: t)
+    case .completion(let o): noteObserver("completion", of: o, at: t)
     case .didProduce(let o, let produced):
       producer = (o, produced)
     case .cycleDetected(let ops):
@@ -298,6 +295,12 @@ public struct Projection: Sendable, Equatable {
   private mutating func noteObserver(_ name: String, of i: Int, at time: Double) {
     guard keepsHistory else { return }
     operations[i].observers.appendKeepingRoom(ObserverCall(name: name, time: time), forAtLeast: 3)
+  }
+
+  /// `noteObserver` by the operation's name (not looked up without histories).
+  private mutating func noteObserver(_ name: String, of o: String, at time: Double) {
+    guard keepsHistory, let i = slot(of: o) else { return }
+    noteObserver(name, of: i, at: time)
   }
 
   private mutating func updateQueue(at i: Int, _ change: (inout QueueInfo) -> Void) {
