@@ -123,12 +123,25 @@ final class BeginRecorder: @unchecked Sendable {
 
   /// The same program on Foundation's OperationQueue and on the live runtime, with asynchronous
   /// operations whose start records its begin and which finish when the test says so (blocked threads
-  /// would make libdispatch add one thread per second on a small machine). Both begin o1…o12 in order.
+  /// would make libdispatch add one thread per second on a small machine). The live runtime begins
+  /// o1…o12 in order. Foundation begins the same operations at each step of the program, but within
+  /// a step only in the order its threads happen to reach `start`: one `_schedule` pass hands o2 and
+  /// o3 to its concurrent dispatch queue in order, and two threads then race (swift-corelibs-foundation
+  /// `Sources/Foundation/Operation.swift`; a whole-suite run here saw o1, o3, o2).
   @Test func sameProgramBeginsInTheSameOrderOnFoundation() throws {
     let foundation = try Self.playOnFoundation()
     let live = try Self.playLive()
-    #expect(foundation == Self.names)
-    #expect(live == foundation)
+    #expect(live == Self.names)
+    #expect(Self.bySteps(foundation) == Self.bySteps(Self.names), "\(foundation)")
+  }
+
+  /// Begins grouped by the step of the program that starts them: o1; o2 and o3; o4; o5…o12.
+  private static func bySteps(_ begins: [String]) -> [Set<String>] {
+    var rest = begins[...]
+    return [1, 2, 1, 8].map { n in
+      defer { rest = rest.dropFirst(n) }
+      return Set(rest.prefix(n))
+    }
   }
 
   /// The steps of the program, for one side: set the limit, wait for `n` begins, finish operation `i`.
