@@ -55,9 +55,10 @@ public final class LiveRuntime: @unchecked Sendable {
   // MARK: Workers, guarded by `jobLock`
   // A started operation's work is not given to Dispatch directly: at the end of the step that published
   // its `executing` event it joins the jobs waiting at its QoS level, and worker threads take them
-  // strictly oldest first (see `requestWorker`). So work begins in the order of the `executing` events,
-  // as in Foundation, where a queue's operations begin in the order they were handed to its Dispatch
-  // queue. A lock of their own: a worker taking a job does not wait behind an engine step.
+  // strictly oldest first (see `requestWorker`). So work is taken in the order of the `executing`
+  // events, as in Foundation, where a queue's operations are dequeued in the order they were handed to
+  // its Dispatch queue; on both, two works taken by two threads at once can still begin in either
+  // order. A lock of their own: a worker taking a job does not wait behind an engine step.
 
   private let jobLock = EngineLock()
   /// Started jobs no worker has taken yet, by QoS index, oldest first.
@@ -516,10 +517,10 @@ public final class LiveRuntime: @unchecked Sendable {
   /// as full (its threads blocked in work, or busy elsewhere): the level gets a new thread.
   private static let stallLimit = 0.001
 
-  /// Takes the oldest job waiting at `level` for the calling worker, which calls it at once. Jobs begin
-  /// in the order they are taken, which is the order of their `executing` events: taking is the last
-  /// thing a worker does under a lock before the call (any dispatch it has to make is made before), as
-  /// a job is the last thing a Foundation worker dequeues before calling it.
+  /// Takes the oldest job waiting at `level` for the calling worker, which calls it at once. Jobs are
+  /// taken in the order of their `executing` events: taking is the last thing a worker does under a
+  /// lock before the call (any dispatch it has to make is made before), as a job is the last thing a
+  /// Foundation worker dequeues before calling it.
   private func nextJob(at level: Int) -> LiveJob? {
     jobLock.lock()
     let job = waitingJobs[level].popFirst()
