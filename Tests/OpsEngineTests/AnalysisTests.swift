@@ -137,6 +137,25 @@ extension Projection {
     #expect(!found.contains("suspendedQueueIdle:parked"))
   }
 
+  /// Suspended by a command once its first operation finished: the lint looks at the queues from the
+  /// suspension on, and a resume before the grace runs out clears the deadline.
+  @Test func flagsAQueueSuspendedLaterOnlyIfItStaysSuspended() throws {
+    for resumeAt in [nil, 4.0] {
+      let rt = try makeRuntime(
+        queues: [QueueSpec(name: "q", maxConcurrent: 1)],
+        operations: [(op("first", work: 1), "q"), (op("second", work: 1), "q")])
+      rt.schedule(.suspend(queue: "q"), at: 0.5)
+      if let resumeAt { rt.schedule(.resume(queue: "q"), at: resumeAt) }
+      rt.run(until: 12)
+      let found = kinds(analyse(rt).1)
+      #expect(found == (resumeAt == nil ? ["suspendedQueueIdle:q"] : []))
+      if resumeAt == nil {
+        // Idle from the first finish (1 s) on, flagged once the grace ran out.
+        #expect(analyse(rt).1.warnings.first?.time == 1 + SuspendedQueueIdleLint.grace)
+      }
+    }
+  }
+
   @Test func flagsASuspendedQueueHoldingWorkWhileNothingRuns() throws {
     let rt = try makeRuntime(
       queues: [QueueSpec(name: "parked", suspended: true)], operations: [(op("waits"), "parked")])

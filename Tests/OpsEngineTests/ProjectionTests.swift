@@ -36,6 +36,24 @@ import Testing
     #expect(summary.contains("3 can never finish on their own"))
   }
 
+  /// The count the suspended-queue lint tests before looking at any queue: a recording may repeat a
+  /// suspension, and only a change of a queue's flag moves it.
+  @Test func suspendedQueuesAreCountedByChangesOfTheirFlag() {
+    var p = Projection()
+    var counts: [Int] = []
+    let kinds: [EventKind] = [
+      .queueAdded(queue: "a", maxConcurrent: nil, suspended: true, qos: .default),
+      .queueAdded(queue: "b", maxConcurrent: 1, suspended: false, qos: .default),
+      .queueSuspended(queue: "b"), .queueSuspended(queue: "b"), .queueResumed(queue: "a"),
+      .queueResumed(queue: "a"), .queueSuspended(queue: "unknown"), .queueResumed(queue: "b"),
+    ]
+    for (i, kind) in kinds.enumerated() {
+      p.apply(Event(seq: i + 1, time: Double(i), kind: kind))
+      counts.append(p.suspendedQueueCount)
+    }
+    #expect(counts == [1, 1, 2, 2, 1, 1, 1, 0])
+  }
+
   @Test func conditionsNeverEvaluatedAreAbandonedNotWaiting() throws {
     let rt = VirtualRuntime()
     try rt.addQueue(QueueSpec(name: "q"))

@@ -31,6 +31,8 @@ public struct Projection: Sendable, Equatable {
   public private(set) var unfinishedCount = 0
   /// Operations executing in any queue.
   public private(set) var executingCount = 0
+  /// Queues suspended now (a lint looks at the queues only while one is).
+  public private(set) var suspendedQueueCount = 0
   /// The operations the last event's start overtook (what the starvation lint looks at).
   public private(set) var lastOvertaken: [String] = []
   /// How many operations set each optional column (the board shows a column only when one does).
@@ -70,7 +72,11 @@ public struct Projection: Sendable, Equatable {
   public func operation(named name: String) -> OperationInfo? {
     operationIndex[name].map { operations[$0] }
   }
-  public func index(ofOperation name: String) -> Int? { operationIndex[name] }
+  /// The lints ask about the operation of the event just folded: that one is compared, not hashed.
+  public func index(ofOperation name: String) -> Int? {
+    if recentSlot >= 0, name == recentName { return recentSlot }
+    return operationIndex[name]
+  }
   public func index(ofQueue name: String) -> Int? { queueIndex[name] }
 
   /// Unfinished operations of a queue, in the order they were added.
@@ -136,16 +142,23 @@ public struct Projection: Sendable, Equatable {
       var info = QueueInfo(name: q, qos: qos, maxConcurrent: limit, suspended: suspended)
       info.noteChange(at: t)
       queues.append(info)
+      if suspended { suspendedQueueCount += 1 }
     case .queueSuspended(let q):
+      var change = 0
       updateQueue(q) {
+        if !$0.suspended { change = 1 }
         $0.suspended = true
         $0.noteChange(at: t)
       }
+      suspendedQueueCount += change
     case .queueResumed(let q):
+      var change = 0
       updateQueue(q) {
+        if $0.suspended { change = -1 }
         $0.suspended = false
         $0.noteChange(at: t)
       }
+      suspendedQueueCount += change
     case .queueMaxConcurrent(let q, let value):
       updateQueue(q) {
         $0.maxConcurrent = value
@@ -372,6 +385,9 @@ public struct Projection: Sendable, Equatable {
     }
     if let g = Self.groupOwning(queue: q), operationIndex[g] != nil { op.parent = g }
     operations.append(op)
+    // Its next events (pending, ready) find it without hashing its name.
+    recentName = o
+    recentSlot = i
     unfinishedCount += 1
     longestOperationName = max(longestOperationName, o.count)
     if let qi = op.queueIndex {
@@ -396,7 +412,8 @@ public struct Projection: Sendable, Equatable {
   }
 
   private mutating func transition(
-    _ o: String, from: OperationState, to: OperationState, cause: StateCause, event: Event
+    _ o: String, from: OperationState, to: OperationState, cause: StateCause,
+    event: borrowing Event
   ) {
     guard let i = slot(of: o) else { return }
     let (level, queueIndex) = operations.read(i) {
@@ -437,7 +454,7 @@ public struct Projection: Sendable, Equatable {
   /// its history with it, on every event.
   private static func enter(
     _ op: inout OperationInfo, _ to: OperationState, from: OperationState, cause: StateCause,
-    event: Event, history: Bool
+    event: borrowing Event, history: Bool
   ) {
     let t = event.time
     op.state = to
