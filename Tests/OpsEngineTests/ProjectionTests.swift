@@ -54,6 +54,26 @@ import Testing
     #expect(counts == [1, 1, 2, 2, 1, 1, 1, 0])
   }
 
+  /// The lints' fold keeps no member sets: the same states and counts as the full fold, nothing more.
+  @Test func aFoldWithoutMembersKeepsTheSameStatesAndCounts() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q", maxConcurrent: 2)],
+      operations: (0..<6).map { (op("o\($0)", work: 1, deps: $0 > 2 ? ["o0"] : []), "q") })
+    rt.run(until: 1.5)
+    var full = Projection()
+    var lean = Projection(keepsHistory: false, keepsMembers: false)
+    for e in rt.events {
+      full.apply(e)
+      lean.apply(e)
+    }
+    #expect(full.members(of: "q").count == 4)
+    #expect(full.executing(in: "q").map(\.name) == ["o2", "o3"])
+    #expect(lean.members(of: "q").isEmpty && lean.executing(in: "q").isEmpty)
+    #expect(lean.operations.map(\.state) == full.operations.map(\.state))
+    #expect(lean.queues.map(\.counts) == full.queues.map(\.counts))
+    #expect(lean.queues[0].operationCount == 4 && lean.executingCount == 2)
+  }
+
   @Test func conditionsNeverEvaluatedAreAbandonedNotWaiting() throws {
     let rt = VirtualRuntime()
     try rt.addQueue(QueueSpec(name: "q"))

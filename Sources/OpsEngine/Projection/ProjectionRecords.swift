@@ -240,10 +240,15 @@ public struct OperationTraits: Sendable, Equatable {
 
   /// Counts `op`'s traits once more (`by: 1`) or once less (`by: -1`).
   mutating func count(_ op: OperationInfo, by delta: Int) {
-    if op.priority != .normal { priority += delta }
-    if op.qos != .default { qos += delta }
-    if !op.dependencies.isEmpty { dependencies += delta }
-    if !op.conditions.isEmpty { conditions += delta }
-    if !op.errors.isEmpty { errors += delta }
+    withUnsafePointer(to: op) { count(at: $0, by: delta) }
+  }
+
+  /// `count` of a record read in place (passing the record itself copied it: every field retained).
+  mutating func count(at op: UnsafePointer<OperationInfo>, by delta: Int) {
+    if op.pointee.priority != .normal { priority += delta }
+    if op.pointee.qos != .default { qos += delta }
+    if !op.pointee.dependencies.isEmpty { dependencies += delta }
+    if !op.pointee.conditions.isEmpty { conditions += delta }
+    if !op.pointee.errors.isEmpty { errors += delta }
   }
 }

@@ -24,10 +24,13 @@ public final class EventPublisher {
   /// the owner exposes the projection (the virtual runtime); the live runtime without lints skips it.
   private let folds: Bool
 
-  /// `keepsHistory`: whether the projection keeps each operation's visits (see
-  /// `Projection.keepsHistory`).
-  public init(lints: [any Lint] = Lints.standard, folds: Bool = true, keepsHistory: Bool = true) {
-    projection = Projection(keepsHistory: keepsHistory)
+  /// `keepsHistory`, `keepsMembers`: what the projection keeps (see `Projection.keepsHistory` and
+  /// `Projection.keepsMembers`).
+  public init(
+    lints: [any Lint] = Lints.standard, folds: Bool = true, keepsHistory: Bool = true,
+    keepsMembers: Bool = true
+  ) {
+    projection = Projection(keepsHistory: keepsHistory, keepsMembers: keepsMembers)
     self.lints = lints
     self.folds = folds || !lints.isEmpty
     let types = lints.map(\.eventTypes)
