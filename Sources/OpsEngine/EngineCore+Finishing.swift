@@ -52,7 +52,7 @@ extension EngineCore {
       host.schedule(after: 0, .completion(op: op.id))
     }
     if let qid = op.queue {
-      queues[qid].members.remove(op.id)
+      queues[qid].members.remove(op, in: ops)
       if op.tookSlot { work.append(.release(queue: qid, by: op.id)) } else { markDirty(qid) }
       // The barrier's dispatch work item ends only after all that finishing.
       if barriers[qid].gate == op.id { work.append(.openGate(queue: qid)) }

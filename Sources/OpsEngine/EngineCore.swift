@@ -2,6 +2,10 @@
 /// and timers. Hosts must not call back into the core synchronously from these methods.
 protocol EngineHost: AnyObject {
   var now: Double { get }
+  /// Takes each event of the core, owned, in order (the live runtime buffers it without a copy). A
+  /// method of the host rather than a stored closure: calling one retained and released its context
+  /// at every event, under the live runtime's lock.
+  func record(_ event: consuming Event)
   func execute(_ op: OperationRecord)
   func evaluate(_ op: OperationRecord, condition index: Int)
   func cancelExecuting(_ op: OperationRecord)
@@ -61,8 +65,6 @@ public enum EngineError: Error, Equatable, CustomStringConvertible, Sendable {
 final class EngineCore {
   // unowned(unsafe): the runtime owns the core and outlives it; no retain/release per host call.
   unowned(unsafe) let host: any EngineHost
-  /// Receives each event, owned: the live runtime's buffer takes it without a copy.
-  @exclusivity(unchecked) var sink: (consuming Event) -> Void = { _ in }
   @exclusivity(unchecked) private(set) var seq = 0
   @exclusivity(unchecked) var ops: [OperationRecord] = []
   @exclusivity(unchecked) var queues: [QueueRecord] = []
@@ -119,7 +121,7 @@ final class EngineCore {
 
   func emit(_ kind: consuming EventKind) {
     seq += 1
-    sink(Event(seq: seq, time: host.now, kind: kind))
+    host.record(Event(seq: seq, time: host.now, kind: kind))
   }
 
   func transition(_ op: OperationRecord, to state: OperationState, _ cause: StateCause) {
@@ -283,7 +285,7 @@ final class EngineCore {
     // the limit (`detached`).
     let detached = op.spec.barrier && queue.members.isEmpty
     if op.spec.barrier {
-      let members = queue.members.sorted { ops[$0].order < ops[$1].order }
+      let members = queue.members.ids.sorted { ops[$0].order < ops[$1].order }
       for m in members { link(op, dependsOn: ops[m]) }
       if !detached { barriers[queue.id].waiting.append(op.id) }
     } else {
@@ -310,7 +312,7 @@ final class EngineCore {
     // Foundation derives a priority from the operation's QoS only on a non-serial queue.
     op.priority =
       op.spec.priority ?? (queue.maxConcurrent == 1 ? .normal : op.spec.qos.derivedPriority)
-    if !detached { queue.members.insert(op.id) }
+    if !detached { queue.members.insert(op) }
     emit(
       .operationAdded(
         operation: op.name, queue: queue.name, priority: op.priority, qos: op.spec.qos,
@@ -353,7 +355,7 @@ final class EngineCore {
       guard let q = queue(named: qn) else { return .rejected("no queue named '\(qn)'") }
       // Foundation's cancelAllOperations: every operation of the queue, barriers included, in the
       // order they were added.
-      let targets = q.members.map { ops[$0] }.filter { !$0.cancelled && $0.state < .finishing }
+      let targets = q.members.ids.map { ops[$0] }.filter { !$0.cancelled && $0.state < .finishing }
         .sorted { $0.order < $1.order }
       guard !targets.isEmpty else { return .rejected("\(qn) has no operation left to cancel") }
       record()

@@ -124,8 +124,6 @@ public final class LiveRuntime: @unchecked Sendable {
         publisher.wake(at: secondsSinceOrigin(), token: token)
       }
     }
-    // The core lives exactly as long as the runtime and calls its sink only from within a step.
-    core.sink = { [unowned(unsafe) self] event in record(event) }
   }
 
   /// Monotonic seconds since the runtime was created: the clock of its events.
@@ -203,8 +201,9 @@ public final class LiveRuntime: @unchecked Sendable {
     return handOffLevel.map(nextJob(at:)) ?? nil
   }
 
-  /// The core's sink: bookkeeping for waiters and cancellation flags, then buffering for delivery.
-  private func record(_ event: consuming Event) {
+  /// Each event of the core (only ever within a step, under the lock): bookkeeping for waiters and
+  /// cancellation flags, then buffering for delivery.
+  func record(_ event: consuming Event) {
     switch event.kind {
     case .state(_, _, .pending, _):
       unfinished += 1

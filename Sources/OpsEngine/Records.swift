@@ -12,6 +12,8 @@ final class OperationRecord {
   @exclusivity(unchecked) var queue: Int?
   /// Enqueue order, for FIFO within a priority.
   @exclusivity(unchecked) var order = 0
+  /// Its place in its queue's `members` while it is one (-1: not a member).
+  @exclusivity(unchecked) var memberPosition = -1
   @exclusivity(unchecked) var priority: QueuePriority = .normal
   @exclusivity(unchecked) var dependencies: [Int] = []
   @exclusivity(unchecked) var dependents: [Int] = []
@@ -57,7 +59,7 @@ final class QueueRecord {
   let qos: QualityOfService
   @exclusivity(unchecked) var executing = 0
   /// Operations in the queue that have not finished (Foundation's operationCount).
-  @exclusivity(unchecked) var members = Set<Int>()
+  @exclusivity(unchecked) var members = MemberList()
   /// Ready operations by priority, highest first.
   @exclusivity(unchecked) var ready = [ReadyList](repeating: ReadyList(), count: 5)
   /// Operations whose dependencies are done but whose conditions wait for the queue to resume.

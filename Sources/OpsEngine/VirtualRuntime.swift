@@ -39,13 +39,6 @@ public final class VirtualRuntime {
     self.recording = recording
     publisher = EventPublisher(lints: lints)
     core = EngineCore(host: self)
-    // The next lint wake-up is asked for once, when the agenda is next consulted (`settleWakes`), not
-    // after every event: nothing can wake in between, and asking each lint after every event was a
-    // few percent of a long run.
-    core.sink = { [unowned self] event in
-      publisher.publish(event, rescheduling: false)
-      wakeUnsettled = true
-    }
     publisher.deliver = { [unowned self] event in
       if recording { events.append(event) }
       for s in subscribers { s(event) }
@@ -267,6 +260,14 @@ public final class VirtualRuntime {
 }
 
 extension VirtualRuntime: EngineHost {
+  func record(_ event: consuming Event) {
+    // The next lint wake-up is asked for once, when the agenda is next consulted (`settleWakes`), not
+    // after every event: nothing can wake in between, and asking each lint after every event was a
+    // few percent of a long run.
+    publisher.publish(event, rescheduling: false)
+    wakeUnsettled = true
+  }
+
   func execute(_ op: OperationRecord) {
     let w = op.spec.work
     startedAt[op.id] = clock
