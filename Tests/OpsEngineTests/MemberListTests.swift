@@ -1,0 +1,48 @@
+import Testing
+
+@testable import OpsEngine
+
+/// `MemberList`: a queue's members, removed in any order, each record knowing its place.
+@Suite struct MemberListTests {
+  @Test func removingInAnyOrderKeepsEveryPositionRight() {
+    let ops = (0..<50).map { OperationRecord(id: $0, spec: OperationSpec(name: "o\($0)")) }
+    var members = MemberList()
+    for op in ops { members.insert(op) }
+    var expected = Set(0..<50)
+    // A fixed shuffled order, so a failure repeats.
+    var generator = SplitMix(seed: 7)
+    for id in (0..<50).shuffled(using: &generator) {
+      members.remove(ops[id], in: ops)
+      expected.remove(id)
+      #expect(Set(members.ids) == expected)
+      for (p, m) in members.ids.enumerated() { #expect(ops[m].memberPosition == p) }
+      #expect(ops[id].memberPosition == -1)
+    }
+    #expect(members.isEmpty)
+  }
+
+  @Test func removingAnOperationThatIsNoMemberChangesNothing() {
+    let ops = (0..<3).map { OperationRecord(id: $0, spec: OperationSpec(name: "o\($0)")) }
+    var members = MemberList()
+    members.insert(ops[0])
+    members.insert(ops[1])
+    // A barrier added to an empty queue is never a member, and finishing removes it all the same.
+    members.remove(ops[2], in: ops)
+    #expect(members.ids == [0, 1])
+    members.remove(ops[0], in: ops)
+    members.remove(ops[0], in: ops)
+    #expect(members.ids == [1] && ops[1].memberPosition == 0)
+  }
+}
+
+private struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
