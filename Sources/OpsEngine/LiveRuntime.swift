@@ -294,10 +294,17 @@ public final class LiveRuntime: @unchecked Sendable {
       lock.unlock()
       publishingTo = subs
       // Each event borrowed from the batch, which alone destroys it.
-      batch.withUnsafeBufferPointer { events in
-        for i in events.indices {
-          publishingRawSeq = events[i].seq
-          publisher.publish(events[i], rescheduling: false)
+      // Each event moved out of the batch to the publisher, a placeholder that owns nothing left in
+      // its place for the batch to destroy: publishing a borrowed event copied it.
+      let placeholder = Self.movedOut
+      batch.withUnsafeMutableBufferPointer { events in
+        guard var event = events.baseAddress else { return }
+        for _ in 0..<events.count {
+          publishingRawSeq = event.pointee.seq
+          let owned = event.move()
+          event.initialize(to: placeholder)
+          publisher.publish(owned, rescheduling: false)
+          event += 1
         }
       }
       if !retired.isEmpty {
@@ -308,6 +315,10 @@ public final class LiveRuntime: @unchecked Sendable {
       batch.removeAll(keepingCapacity: true)
     }
   }
+
+  /// What stays in a delivered batch in place of each event moved out of it (its string is
+  /// immortal: nothing to retain or release).
+  private static let movedOut = Event(seq: 0, time: 0, kind: .queueSuspended(queue: ""))
 
   /// Events published by the engine and not yet taken for delivery (tests: the backlog's bound).
   var undeliveredEvents: Int {

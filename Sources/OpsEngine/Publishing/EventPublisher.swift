@@ -47,10 +47,11 @@ public final class EventPublisher {
     publish(numbered: Event(seq: seq + 1, time: time, kind: kind), rescheduling: rescheduling)
   }
 
-  /// Publishes one event from the core, renumbered by the publisher. Borrowed: while no warning has
-  /// been raised the core's numbers are the publisher's, and the event goes on as it is, with no
-  /// copy of its fields.
-  func publish(_ event: borrowing Event, rescheduling: Bool = true) {
+  /// Publishes one event from the core, renumbered by the publisher. Owned: while no warning has been
+  /// raised the core's numbers are the publisher's, and the event goes on as it is. (A borrowed one
+  /// was copied, every field retained and released, before the fold could read it: the compiler cannot
+  /// tell that folding into the publisher's own projection leaves the caller's storage alone.)
+  func publish(_ event: consuming Event, rescheduling: Bool = true) {
     if event.seq == seq + 1 {
       publish(numbered: event, rescheduling: rescheduling)
     } else {
@@ -61,7 +62,7 @@ public final class EventPublisher {
   }
 
   /// `event.seq` is the publisher's next number.
-  private func publish(numbered event: borrowing Event, rescheduling: Bool) {
+  private func publish(numbered event: consuming Event, rescheduling: Bool) {
     seq += 1
     if folds { projection.apply(event) }
     deliver(event)
