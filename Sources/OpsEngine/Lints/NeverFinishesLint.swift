@@ -10,7 +10,8 @@ public struct NeverFinishesLint: Lint {
   public static let factor = 3.0
   public static let minimum = 5.0
 
-  private var deadlines = DeadlineSet()
+  /// By the projection's index of the operation (see `Deadlines`).
+  private var deadlines = Deadlines<Int>()
 
   public init() {}
 
@@ -21,9 +22,9 @@ public struct NeverFinishesLint: Lint {
       guard let i = p.index(ofOperation: o) else { return }
       let (kind, work) = p.operations.read(i) { ($0.pointee.kind, $0.pointee.work) }
       guard kind != .group else { return }
-      deadlines.set(o, at: event.time + Self.limit(work: work))
+      deadlines.set(i, at: event.time + Self.limit(work: work))
     case .state(let o, .executing, _, _):
-      deadlines.remove(o)
+      if let i = p.index(ofOperation: o) { deadlines.remove(i) }
     default:
       break
     }
@@ -36,14 +37,16 @@ public struct NeverFinishesLint: Lint {
   public mutating func nextDeadline() -> Double? { deadlines.earliest() }
 
   public mutating func check(at time: Double, in p: Projection, _ out: inout LintOutput) {
-    for o in deadlines.due(at: time) {
-      guard let op = p.operation(named: o), op.state == .executing, let s = op.startedAt else {
-        continue
+    for i in deadlines.due(at: time) where i < p.operations.count {
+      // An index is never reused: a retired operation reads as finished, and is passed over.
+      let (o, state, started, work) = p.operations.read(i) {
+        ($0.pointee.name, $0.pointee.state, $0.pointee.startedAt, $0.pointee.work)
       }
+      guard state == .executing, let s = started else { continue }
       out.raise(
         o,
         "\(o) has been executing for \(fixed3(time - s))s, far longer than expected "
-          + "(\(fixed3(max(op.work ?? 1, 1)))s).")
+          + "(\(fixed3(max(work ?? 1, 1)))s).")
     }
   }
 }
