@@ -105,8 +105,10 @@ public final class LiveRuntime: @unchecked Sendable {
   /// `retention`: how many finished operations stay known by name (see `LiveRetention`).
   public init(lints: [any Lint] = Lints.standard, retention: LiveRetention = .standard) {
     self.retention = retention
-    // The lints' own fold: no history of visits and no member sets (no standard lint reads them).
-    publisher = EventPublisher(lints: lints, folds: false, keepsHistory: false, keepsMembers: false)
+    // The lints' own fold: no history of visits, member sets or dependents (no standard lint reads
+    // them).
+    publisher = EventPublisher(
+      lints: lints, folds: false, keepsHistory: false, keepsMembers: false, keepsDependents: false)
     lintsForget = publisher.isFolding
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self)

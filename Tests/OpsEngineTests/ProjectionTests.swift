@@ -54,14 +54,15 @@ import Testing
     #expect(counts == [1, 1, 2, 2, 1, 1, 1, 0])
   }
 
-  /// The lints' fold keeps no member sets: the same states and counts as the full fold, nothing more.
+  /// The lints' fold keeps no member sets and no dependents: the same states and counts as the full
+  /// fold, and each operation's own dependencies, nothing more.
   @Test func aFoldWithoutMembersKeepsTheSameStatesAndCounts() throws {
     let rt = try makeRuntime(
       queues: [QueueSpec(name: "q", maxConcurrent: 2)],
       operations: (0..<6).map { (op("o\($0)", work: 1, deps: $0 > 2 ? ["o0"] : []), "q") })
     rt.run(until: 1.5)
     var full = Projection()
-    var lean = Projection(keepsHistory: false, keepsMembers: false)
+    var lean = Projection(keepsHistory: false, keepsMembers: false, keepsDependents: false)
     for e in rt.events {
       full.apply(e)
       lean.apply(e)
@@ -72,6 +73,10 @@ import Testing
     #expect(lean.operations.map(\.state) == full.operations.map(\.state))
     #expect(lean.queues.map(\.counts) == full.queues.map(\.counts))
     #expect(lean.queues[0].operationCount == 4 && lean.executingCount == 2)
+    #expect(full.operation(named: "o0")?.dependents == ["o3", "o4", "o5"])
+    #expect(full.operation(named: "o3")?.finishedDependencies == 1)
+    #expect(lean.operation(named: "o0")?.dependents == [])
+    #expect(lean.operations.map(\.dependencies) == full.operations.map(\.dependencies))
   }
 
   @Test func conditionsNeverEvaluatedAreAbandonedNotWaiting() throws {

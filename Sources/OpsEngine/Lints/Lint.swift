@@ -1,8 +1,9 @@
 /// A lint: something that went wrong or will, detected from the projection and published as a
 /// `warning` event at the time of the event that raised it (tokio-console's `Warn`). Each lint is one
 /// file in this folder and one line in `Lints.standard`. On the live runtime the projection a lint
-/// reads keeps no history of visits or observer calls (`Projection.keepsHistory`) and no member sets
-/// of queues (`Projection.keepsMembers`): read states, times and counts.
+/// reads keeps no history of visits or observer calls (`Projection.keepsHistory`), no member sets
+/// of queues (`Projection.keepsMembers`) and no dependents (`Projection.keepsDependents`): read
+/// states, times, counts and an operation's own dependencies.
 public protocol Lint: Sendable {
   /// The warning's kind in events (`ignoresCancellation`).
   var kind: String { get }

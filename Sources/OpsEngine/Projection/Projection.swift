@@ -71,10 +71,16 @@ public struct Projection: Sendable, Equatable {
   /// without them: no lint reads them, and the four set updates of every operation were ~5% of its
   /// delivery. The counts by state are kept either way.
   public let keepsMembers: Bool
+  /// Whether each operation keeps its dependents and how many of its dependencies finished (the
+  /// board's "waits for" and the explanations read them). Without, both stay empty and 0; the live
+  /// runtime's lints fold without them (no lint reads them; keeping them was a lookup and an
+  /// allocation per dependency).
+  public let keepsDependents: Bool
 
-  public init(keepsHistory: Bool = true, keepsMembers: Bool = true) {
+  public init(keepsHistory: Bool = true, keepsMembers: Bool = true, keepsDependents: Bool = true) {
     self.keepsHistory = keepsHistory
     self.keepsMembers = keepsMembers
+    self.keepsDependents = keepsDependents
   }
 
   // MARK: - Lookup
@@ -187,14 +193,7 @@ public struct Projection: Sendable, Equatable {
       structureVersion += 1
       if operations.read(i, { $0.pointee.dependencies.isEmpty }) { traits.dependencies += 1 }
       operations[i].dependencies.append(d)
-      if let j = operationIndex[d] {
-        operations[j].dependents.append(o)
-        if operations.read(j, { $0.pointee.state }) == .finished {
-          operations[i].finishedDependencies += 1
-        }
-      } else {
-        dependentsOfUnknown[d, default: []].append(o)
-      }
+      noteDependent(o, at: i, on: d)
     case .state(let o, let from, let to, let cause):
       transition(o, from: from, to: to, cause: cause, event: event)
     case .conditionWaiting(let o, let c, let d):
@@ -423,15 +422,19 @@ public struct Projection: Sendable, Equatable {
       queues[qi].counts[.initialized] += 1
       if keepsMembers { queues[qi].memberSet.insert(i) }
     }
-    for d in deps {
-      if let j = operationIndex[d] {
-        operations[j].dependents.append(o)
-        if operations.read(j, { $0.pointee.state }) == .finished {
-          operations[i].finishedDependencies += 1
-        }
-      } else {
-        dependentsOfUnknown[d, default: []].append(o)
+    for d in deps { noteDependent(o, at: i, on: d) }
+  }
+
+  /// `o` (at `i`) depends on `d`: `d` lists it among its dependents, and it counts `d` if finished.
+  private mutating func noteDependent(_ o: String, at i: Int, on d: String) {
+    guard keepsDependents else { return }
+    if let j = operationIndex[d] {
+      operations[j].dependents.append(o)
+      if operations.read(j, { $0.pointee.state }) == .finished {
+        operations[i].finishedDependencies += 1
       }
+    } else {
+      dependentsOfUnknown[d, default: []].append(o)
     }
   }
 

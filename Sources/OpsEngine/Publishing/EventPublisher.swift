@@ -24,13 +24,14 @@ public final class EventPublisher {
   /// the owner exposes the projection (the virtual runtime); the live runtime without lints skips it.
   private let folds: Bool
 
-  /// `keepsHistory`, `keepsMembers`: what the projection keeps (see `Projection.keepsHistory` and
-  /// `Projection.keepsMembers`).
+  /// `keepsHistory`, `keepsMembers`, `keepsDependents`: what the projection keeps (see
+  /// `Projection`).
   public init(
     lints: [any Lint] = Lints.standard, folds: Bool = true, keepsHistory: Bool = true,
-    keepsMembers: Bool = true
+    keepsMembers: Bool = true, keepsDependents: Bool = true
   ) {
-    projection = Projection(keepsHistory: keepsHistory, keepsMembers: keepsMembers)
+    projection = Projection(
+      keepsHistory: keepsHistory, keepsMembers: keepsMembers, keepsDependents: keepsDependents)
     self.lints = lints
     self.folds = folds || !lints.isEmpty
     let types = lints.map(\.eventTypes)
