@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 
 @testable import OpsEngine
@@ -40,6 +41,35 @@ import Testing
     #expect(every.value == events.filter { $0 != "warning" })
     #expect(starts.value == events.filter { $0 == "didStart" || $0 == "cancelled" })
     #expect(starts.value.contains("cancelled") && starts.value.contains("didStart"))
+  }
+
+  /// A lint's types are all it needs: called after every event instead, each standard lint finds
+  /// the same and asks for the same wake-up, on random workloads with suspensions, cancels and
+  /// limit changes, over the full fold and over the live runtime's lean one.
+  @Test func everyStandardLintNamesEveryTypeItNeeds() async {
+    await propertyCheck(count: 120, input: RandomScenario.generator(maxOps: 16)) { scenario in
+      let events = try scenario.runVirtual().events.filter { $0.kind.type != "warning" }
+      for lean in [false, true] {
+        var p = Projection(keepsHistory: !lean, keepsMembers: !lean, keepsDependents: !lean)
+        var named = Lints.standard
+        var every = Lints.standard
+        for event in events {
+          p.apply(event)
+          for i in named.indices {
+            var a = LintOutput()
+            var b = LintOutput()
+            if named[i].eventTypes?.contains(event.kind.type) ?? true {
+              named[i].check(after: event, in: p, &a)
+            }
+            every[i].check(after: event, in: p, &b)
+            #expect(a.findings.map(\.subject) == b.findings.map(\.subject), "\(named[i].kind)")
+            #expect(
+              named[i].nextDeadline() == every[i].nextDeadline(),
+              "\(named[i].kind) after \(event.kind.type) #\(event.seq)\n\(scenario)")
+          }
+        }
+      }
+    }
   }
 
   @Test func theTypeIndexNumbersEveryType() throws {

@@ -1,6 +1,10 @@
 /// A suspended queue holds work while nothing runs anywhere: nothing happens until it is resumed.
 public struct SuspendedQueueIdleLint: Lint {
   public let kind = "suspendedQueueIdle"
+  /// What changes a queue's suspension, its operation count or the executing count.
+  public var eventTypes: Set<String>? {
+    ["queueAdded", "queueSuspended", "queueResumed", "operationAdded", "state"]
+  }
   public let summary = "a suspended queue holds work while nothing else runs"
   public let teaching = "Nothing will happen until it is resumed."
   /// Seconds a suspended queue may hold work while nothing runs before it is flagged.
