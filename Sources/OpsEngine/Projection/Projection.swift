@@ -456,8 +456,6 @@ public struct Projection: Sendable, Equatable {
       updateQueue(at: q) {
         $0.counts[from] -= 1
         $0.counts[to] += 1
-        if from == .ready { _ = $0.readyByPriority[level].remove(i) }
-        if to == .ready { _ = $0.readyByPriority[level].insert(i) }
         guard members else { return }
         switch to {
         case .executing: $0.executingSet.insert(i)
@@ -466,6 +464,8 @@ public struct Projection: Sendable, Equatable {
         default: break
         }
       }
+      if from == .ready { leaveReady(i, level: level, queue: q) }
+      if to == .ready { enterReady(i, level: level, queue: q) }
     }
     switch to {
     case .executing: executingCount += 1
@@ -512,6 +512,23 @@ public struct Projection: Sendable, Equatable {
     default:
       break
     }
+  }
+
+  private mutating func enterReady(_ i: Int, level: Int, queue q: Int) {
+    operations[i].readySlot = queues[q].readyByPriority[level].count
+    queues[q].readyByPriority[level].append(i)
+  }
+
+  /// The last of the list takes the leaving one's place.
+  private mutating func leaveReady(_ i: Int, level: Int, queue q: Int) {
+    let p = operations.read(i) { $0.pointee.readySlot }
+    guard p >= 0 else { return }
+    let last = queues[q].readyByPriority[level].removeLast()
+    if last != i {
+      queues[q].readyByPriority[level][p] = last
+      operations[last].readySlot = p
+    }
+    operations[i].readySlot = -1
   }
 
   /// Anyone of lower priority who was ready and waiting in the same queue has just been overtaken.

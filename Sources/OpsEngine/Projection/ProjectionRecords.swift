@@ -30,8 +30,9 @@ public struct QueueInfo: Sendable, Equatable {
   /// Executing operations (projection indices).
   var executingSet = Set<Int>()
   /// Ready operations by priority level (veryLow … veryHigh), so a start looks only at those it can
-  /// overtake.
-  var readyByPriority = [Set<Int>](repeating: [], count: 5)
+  /// overtake. Unordered lists whose records keep their places (`OperationInfo.readySlot`): no
+  /// hashing when an operation becomes ready or starts.
+  var readyByPriority = [[Int]](repeating: [], count: 5)
 
   public var executing: Int { counts[.executing] }
   /// Foundation's `operationCount`: operations added that have not finished.
@@ -182,6 +183,9 @@ public struct OperationInfo: Sendable, Equatable {
   public internal(set) var overtakenBy: [String] = []
   /// How many of its dependencies have finished, kept as they finish so nothing ever counts.
   public internal(set) var finishedDependencies = 0
+  /// Its place in its queue's ready list of its priority while ready (-1: not ready). Bookkeeping of
+  /// the fold, not compared.
+  var readySlot = -1
   /// Sequence numbers of the events that made it ready and finished it.
   public internal(set) var readySeq: Int?
   public internal(set) var finishSeq: Int?
