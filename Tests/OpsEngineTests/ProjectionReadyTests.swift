@@ -1,4 +1,3 @@
-import PropertyBased
 import Testing
 
 @testable import OpsEngine
@@ -7,25 +6,19 @@ import Testing
 /// every event, and every record knows its place in its list.
 @Suite struct ProjectionReadyTests {
   @Test func readyListsEqualAScanAfterEveryEvent() async {
-    await propertyCheck(count: 120, input: RandomScenario.generator(maxOps: 16)) { scenario in
-      let events = try scenario.runVirtual().events
-      var p = Projection()
-      for event in events {
-        p.apply(event)
-        let ops = Array(p.operations)
-        for (q, queue) in p.queues.enumerated() {
-          for level in 0..<5 {
-            let listed = queue.readyByPriority[level]
-            let scanned = ops.filter {
-              $0.queueIndex == q && $0.state == .ready && $0.priority.level == level
-            }.map(\.index)
-            #expect(Set(listed) == Set(scanned), "after \(event.jsonLine)\n\(scenario)")
-            #expect(listed.count == scanned.count)
-            for (slot, i) in listed.enumerated() { #expect(ops[i].readySlot == slot) }
-          }
+    await afterEveryEventOfRandomWorkloads { p, event, ops, scenario in
+      for (q, queue) in p.queues.enumerated() {
+        for level in 0..<5 {
+          let listed = queue.readyByPriority[level]
+          let scanned = ops.filter {
+            $0.queueIndex == q && $0.state == .ready && $0.priority.level == level
+          }.map(\.index)
+          #expect(Set(listed) == Set(scanned), "after \(event.jsonLine)\n\(scenario)")
+          #expect(listed.count == scanned.count)
+          for (slot, i) in listed.enumerated() { #expect(ops[i].readySlot == slot) }
         }
-        #expect(ops.allSatisfy { ($0.state == .ready) == ($0.readySlot >= 0) })
       }
+      #expect(ops.allSatisfy { ($0.state == .ready) == ($0.readySlot >= 0) })
     }
   }
 }

@@ -102,24 +102,32 @@ extension RandomScenario {
   }
 }
 
+/// Folds the events of 120 random workloads one at a time and calls `check` after each, with the
+/// projection, the event, the projection's operations and the workload.
+func afterEveryEventOfRandomWorkloads(
+  _ check: @escaping @Sendable (Projection, Event, [OperationInfo], RandomScenario) -> Void
+) async {
+  await propertyCheck(count: 120, input: RandomScenario.generator(maxOps: 16)) { scenario in
+    var p = Projection()
+    for event in try scenario.runVirtual().events {
+      p.apply(event)
+      check(p, event, Array(p.operations), scenario)
+    }
+  }
+}
+
 /// The projection's trait counts (which the board's table reads instead of scanning every operation)
 /// equal a scan of the operations after every event.
 @Suite struct OperationTraitsTests {
   @Test func countsEqualAScanAfterEveryEvent() async {
-    await propertyCheck(count: 120, input: RandomScenario.generator(maxOps: 16)) { scenario in
-      let events = try scenario.runVirtual().events
-      var p = Projection()
-      for event in events {
-        p.apply(event)
-        let ops = Array(p.operations)
-        let scan = OperationTraitsTests.scan(ops)
-        #expect(
-          [
-            p.traits.priority, p.traits.qos, p.traits.dependencies, p.traits.conditions,
-            p.traits.errors,
-          ]
-            == scan, "after \(event.jsonLine)\n\(scenario)")
-      }
+    await afterEveryEventOfRandomWorkloads { p, event, ops, scenario in
+      let scan = OperationTraitsTests.scan(ops)
+      #expect(
+        [
+          p.traits.priority, p.traits.qos, p.traits.dependencies, p.traits.conditions,
+          p.traits.errors,
+        ]
+          == scan, "after \(event.jsonLine)\n\(scenario)")
     }
   }
 
