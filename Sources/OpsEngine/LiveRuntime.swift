@@ -295,7 +295,6 @@ public final class LiveRuntime: @unchecked Sendable {
       let subs = subscribers
       lock.unlock()
       publishingTo = subs
-      // Each event borrowed from the batch, which alone destroys it.
       // Each event moved out of the batch to the publisher, a placeholder that owns nothing left in
       // its place for the batch to destroy: publishing a borrowed event copied it.
       let placeholder = Self.movedOut
