@@ -40,14 +40,7 @@ public struct Projection: Sendable, Equatable {
 
   private var queueIndex: [String: Int] = [:]
   private var operationIndex: [String: Int] = [:]
-  /// The operations the last events were about: events come in runs about one operation (its state,
-  /// then its observers), and the engine passes the same string each time, so comparing it is
-  /// cheaper than hashing it. Two, because on the live runtime the runs of the operation being added
-  /// and of the one finishing interleave (one remembered missed half of the lookups).
-  private var recentName = ""
-  private var recentSlot = -1
-  private var olderName = ""
-  private var olderSlot = -1
+  private var recent = RecentSlots()
   private var warningsBySubject: [String: [Int]] = [:]
   /// Dependents that named an operation before it was added to any queue.
   private var dependentsOfUnknown: [String: [String]] = [:]
@@ -91,9 +84,7 @@ public struct Projection: Sendable, Equatable {
   }
   /// The lints ask about the operation of the event just folded: that one is compared, not hashed.
   public func index(ofOperation name: String) -> Int? {
-    if recentSlot >= 0, name == recentName { return recentSlot }
-    if olderSlot >= 0, name == olderName { return olderSlot }
-    return operationIndex[name]
+    recent.slot(of: name) ?? operationIndex[name]
   }
   public func index(ofQueue name: String) -> Int? { queueIndex[name] }
 
@@ -282,14 +273,7 @@ public struct Projection: Sendable, Equatable {
     guard let i = operationIndex.removeValue(forKey: name) else { return }
     precondition(
       operations.read(i) { $0.pointee.state } == .finished, "\(name) is retired before it finished")
-    if recentSlot == i {
-      recentSlot = -1
-      recentName = ""
-    }
-    if olderSlot == i {
-      olderSlot = -1
-      olderName = ""
-    }
+    recent.forget(slot: i)
     // Its traits go with it: the stand-in has none.
     var counts = traits
     operations.read(i) { counts.count(at: $0, by: -1) }
@@ -311,22 +295,10 @@ public struct Projection: Sendable, Equatable {
   // MARK: - Updates
 
   private mutating func slot(of name: String) -> Int? {
-    if recentSlot >= 0, name == recentName { return recentSlot }
-    if olderSlot >= 0, name == olderName {
-      swap(&recentName, &olderName)
-      swap(&recentSlot, &olderSlot)
-      return recentSlot
-    }
+    if let i = recent.touch(name) { return i }
     guard let i = operationIndex[name] else { return nil }
-    remember(name, at: i)
+    recent.remember(name, at: i)
     return i
-  }
-
-  private mutating func remember(_ name: String, at i: Int) {
-    olderName = recentName
-    olderSlot = recentSlot
-    recentName = name
-    recentSlot = i
   }
 
   /// Records an observer call (only with histories: no lint reads them). Most operations have three
@@ -412,7 +384,7 @@ public struct Projection: Sendable, Equatable {
     if let g = Self.groupOwning(queue: q), operationIndex[g] != nil { op.parent = g }
     operations.append(op)
     // Its next events (pending, ready) find it without hashing its name.
-    remember(o, at: i)
+    recent.remember(o, at: i)
     unfinishedCount += 1
     // A name has no more characters than UTF-8 bytes: most are not counted at all.
     if o.utf8.count > longestOperationName {
