@@ -22,9 +22,12 @@ extension Diagnostics {
     return MapNode(path: path, mark: node.mark, entries: entries)
   }
 
-  func sequence(_ node: SourceNode, _ path: String, expected: String) -> [SourceNode]? {
+  func sequence(
+    _ node: SourceNode, _ path: @autoclosure () -> String, expected: @autoclosure () -> String
+  ) -> [SourceNode]? {
     guard case .sequence(let s, _) = node else {
-      error(node.mark, path, "expected \(expected) at \(path), found \(node.found)")
+      let path = path()
+      error(node.mark, path, "expected \(expected()) at \(path), found \(node.found)")
       return nil
     }
     guard visit(s.count, at: node.mark) else { return nil }
@@ -50,20 +53,28 @@ extension Diagnostics {
 
   /// A name: any non-empty scalar on one line.
   func name(_ node: SourceNode, _ path: String, what: String) -> NameRef? {
+    name(node, LazyPath(path), what: what)
+  }
+
+  func name(_ node: SourceNode, _ path: LazyPath, what: String) -> NameRef? {
     guard let text = node.textValue, !text.isEmpty else {
-      error(node.mark, path, "expected \(what) at \(path), found \(node.found)")
+      let at = path.text
+      error(node.mark, at, "expected \(what) at \(at), found \(node.found)")
       return nil
     }
-    guard oneLine(text, node, path, what: what) else { return nil }
+    guard oneLine(text, node, path.text, what: what) else { return nil }
     return NameRef(name: text, mark: node.mark, path: path)
   }
 
   /// Whether `text` (a name, a title, an error message) is one line without control characters;
   /// reports the first offending character otherwise. They would reach the terminal when the name is
   /// printed: `\e[2J` clears the screen, `\e]0;…\a` retitles the window.
-  func oneLine(_ text: String, _ node: SourceNode, _ path: String, what: String) -> Bool {
+  func oneLine(
+    _ text: String, _ node: SourceNode, _ path: @autoclosure () -> String, what: String
+  ) -> Bool {
     // Most names are printable ASCII: one pass over the bytes settles them.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return true }
+    let path = path()
     guard !text.contains(where: \.isNewline) else {
       error(node.mark, path, "expected \(what) on one line at \(path)")
       return false
@@ -177,15 +188,19 @@ extension Diagnostics {
   }
 
   /// A list of names (dependencies, children); duplicates within the list are reported.
-  func names(_ node: SourceNode, _ path: String, what: String) -> [NameRef]? {
-    guard let items = sequence(node, path, expected: "a list of \(what)s like [a, b]") else {
+  /// The names listed under `key` of `map`.
+  func names(_ node: SourceNode, in map: MapNode, _ key: String, what: String) -> [NameRef]? {
+    let path = { map.path(key) }
+    guard let items = sequence(node, path(), expected: "a list of \(what)s like [a, b]") else {
       return nil
     }
     var refs: [NameRef] = []
     refs.reserveCapacity(items.count)
     var seen = Set<String>()  // for long lists; short ones are scanned
     for (i, item) in items.enumerated() {
-      guard let ref = name(item, Path.index(path, i), what: "\(what)") else { continue }
+      guard let ref = name(item, LazyPath(map.path, key: key, index: i), what: what) else {
+        continue
+      }
       let repeated: Bool
       if items.count <= 16 {
         repeated = refs.contains { $0.name == ref.name }
@@ -193,7 +208,7 @@ extension Diagnostics {
         repeated = !seen.insert(ref.name).inserted
       }
       if repeated {
-        error(ref.mark, ref.path, "'\(ref.name)' is listed twice in \(path)")
+        error(ref.mark, ref.path, "'\(ref.name)' is listed twice in \(path())")
         continue
       }
       refs.append(ref)

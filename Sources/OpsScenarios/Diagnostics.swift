@@ -83,7 +83,44 @@ final class Diagnostics {
 struct NameRef {
   var name: String
   var mark: SourceMark?
-  var path: String
+  var place: LazyPath
+  /// Where it was written, as messages name it (`operations[3].dependencies[1]`).
+  var path: String { place.text }
+
+  init(name: String, mark: SourceMark? = nil, path: LazyPath) {
+    self.name = name
+    self.mark = mark
+    self.place = path
+  }
+
+  init(name: String, mark: SourceMark? = nil, path: String) {
+    self.init(name: name, mark: mark, path: LazyPath(path))
+  }
+}
+
+/// A path as messages name it, put together only when one is printed: every name of a file keeps
+/// its path for the cross-reference checks, and building them all took a tenth of loading a large
+/// file that has no problem at all.
+struct LazyPath {
+  /// A complete path.
+  var parent: String
+  var key: String?
+  var index: Int?
+
+  init(_ text: String) { parent = text }
+
+  init(_ parent: String, key: String, index: Int? = nil) {
+    self.parent = parent
+    self.key = key
+    self.index = index
+  }
+
+  var text: String {
+    var text = parent
+    if let key { text = Path.key(text, key) }
+    if let index { text = Path.index(text, index) }
+    return text
+  }
 }
 
 /// A YAML mapping with its keys as text, in file order.
@@ -97,12 +134,22 @@ struct MapNode {
   var mark: SourceMark?
   var entries: [Entry]
 
-  subscript(key: String) -> SourceNode? { entries.first { $0.key == key }?.value }
+  // Loops over the indices: `first(where:)` copied each entry it looked at (a decoder asks for every
+  // key it knows, most of them absent).
+  subscript(key: String) -> SourceNode? {
+    for i in entries.indices where entries[i].key == key { return entries[i].value }
+    return nil
+  }
   func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
-  func keyMark(_ key: String) -> SourceMark? { entries.first { $0.key == key }?.keyMark }
+  func keyMark(_ key: String) -> SourceMark? {
+    for i in entries.indices where entries[i].key == key { return entries[i].keyMark }
+    return nil
+  }
   /// Where the problem with `key` should point: its value, else its key, else the mapping.
   func mark(of key: String) -> SourceMark? { self[key]?.mark ?? keyMark(key) ?? mark }
   func path(_ key: String) -> String { Path.key(path, key) }
+  /// The path of `key`, put together only if a message needs it.
+  func at(_ key: String) -> LazyPath { LazyPath(path, key: key) }
 }
 
 enum Path {

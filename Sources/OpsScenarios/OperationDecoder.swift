@@ -22,7 +22,7 @@ struct OperationDecoder {
     var draft = OperationDraft(path: path, name: NameRef(name: "", path: ""), spec: spec)
 
     if let node = map["queue"] {
-      draft.queue = d.name(node, map.path("queue"), what: "a queue name")
+      draft.queue = d.name(node, map.at("queue"), what: "a queue name")
     }
     if let node = map["work"], let work = d.seconds(node, map.path("work")) {
       spec.work.duration = work
@@ -40,7 +40,7 @@ struct OperationDecoder {
       draft.addedAtMark = map.keyMark("addedAt")
     }
     if let node = map["dependencies"], !node.isNull,
-      let refs = d.names(node, map.path("dependencies"), what: "operation name")
+      let refs = d.names(node, in: map, "dependencies", what: "operation name")
     {
       draft.dependencies = refs
     }
@@ -76,7 +76,7 @@ struct OperationDecoder {
       draft.productions = productions(node, map.path("produces"))
     }
     if let node = map["children"], !node.isNull,
-      let refs = d.names(node, map.path("children"), what: "operation name")
+      let refs = d.names(node, in: map, "children", what: "operation name")
     {
       if refs.isEmpty && node.sequence?.isEmpty == true {
         d.error(
@@ -104,7 +104,7 @@ struct OperationDecoder {
     checkCombinations(map, spec: spec, draft: draft)
 
     guard let node = d.require(map, "name", what: "the operation's name"),
-      let name = d.name(node, map.path("name"), what: "an operation name")
+      let name = d.name(node, map.at("name"), what: "an operation name")
     else { return nil }
     spec.name = name.name
     draft.name = name

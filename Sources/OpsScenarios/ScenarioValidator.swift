@@ -124,16 +124,18 @@ struct ScenarioValidator {
     var scenario = Scenario(
       id: draft.id, title: draft.title ?? draft.id, notes: draft.notes, speed: draft.speed,
       queues: queues.map(\.spec), source: source)
-    // Indices, not `enumerated()`: that copies every draft.
+    // Indices, not `enumerated()`, and the draft's fields read in place: a copy of a draft retains
+    // every field of it.
     scenario.operations = ops.indices.map { i in
-      let op = ops[i]
-      var spec = op.spec
-      spec.dependencies = op.dependencies.map(\.name)
-      spec.children = op.children.map(\.name)
-      spec.work.produces = op.productions.map { .init(at: $0.at, operation: $0.ref.name) }
+      var spec = ops[i].spec
+      spec.dependencies = ops[i].dependencies.map(\.name)
+      if !ops[i].children.isEmpty { spec.children = ops[i].children.map(\.name) }
+      if !ops[i].productions.isEmpty {
+        spec.work.produces = ops[i].productions.map { .init(at: $0.at, operation: $0.ref.name) }
+      }
       return ScenarioOperation(
-        spec: spec, queue: placement.queue[i] ?? firstQueue, addedAt: op.addedAt,
-        produced: op.produced)
+        spec: spec, queue: placement.queue[i] ?? firstQueue, addedAt: ops[i].addedAt,
+        produced: ops[i].produced)
     }
     scenario.actions = actions.map { ScenarioAction(at: $0.at, command: $0.command) }
     scenario.moments = moments
