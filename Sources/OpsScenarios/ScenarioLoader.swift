@@ -39,19 +39,24 @@ public enum ScenarioLoader {
     }
     let root: SourceNode?
     let nodes: Int
-    switch FastComposer.compose(text) {
-    case .document(let node, let count):
-      root = node
-      nodes = count
-    case .fallback:
-      if let place = ComplexKeyGuard.find(in: text) {
-        throw ScenarioError(problems: [
-          ScenarioProblem(
-            file: file, line: place.line, column: place.column,
-            message: "keys must be plain names: an alias, a list or a mapping cannot be a key")
-        ])
+    // The plainest files by a byte scanner, the rest by libyaml, what that cannot take by Yams.
+    if let plain = PlainComposer.compose(text) {
+      (root, nodes) = (plain.root, plain.nodes)
+    } else {
+      switch FastComposer.compose(text) {
+      case .document(let node, let count):
+        root = node
+        nodes = count
+      case .fallback:
+        if let place = ComplexKeyGuard.find(in: text) {
+          throw ScenarioError(problems: [
+            ScenarioProblem(
+              file: file, line: place.line, column: place.column,
+              message: "keys must be plain names: an alias, a list or a mapping cannot be a key")
+          ])
+        }
+        (root, nodes) = try composeWithYams(text, file: file)
       }
-      (root, nodes) = try composeWithYams(text, file: file)
     }
     guard let root else {
       throw ScenarioError(problems: [

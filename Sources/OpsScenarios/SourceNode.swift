@@ -16,8 +16,11 @@ struct SourceMark: Sendable, Equatable {
 /// The YAML tree the decoders read: scalars with their text and whether they were written plain,
 /// sequences and mappings, each with its place. Aliases are already resolved (an aliased node is the
 /// anchored one, shared, with the anchor's place).
-enum SourceNode {
-  struct Scalar {
+///
+/// Sendable stated, not inferred: inferring it goes through the mapping's array of tuples back to
+/// `SourceNode`, and some build orders failed with "circular reference" (Swift 6.3, `-debug-cycles`).
+enum SourceNode: Sendable {
+  struct Scalar: Sendable {
     var string: String
     /// Written plain: unquoted, not a block scalar, no `!!str` tag.
     var plain: Bool
