@@ -135,14 +135,20 @@ struct MapNode {
   var entries: [Entry]
 
   // Loops over the indices: `first(where:)` copied each entry it looked at (a decoder asks for every
-  // key it knows, most of them absent).
+  // key it knows, most of them absent). Lengths first: unequal strings cost a call to compare, and
+  // most keys differ in length (no key the decoders know has a canonical equivalent of another
+  // length: they are ASCII letters without a K).
   subscript(key: String) -> SourceNode? {
-    for i in entries.indices where entries[i].key == key { return entries[i].value }
-    return nil
+    index(of: key).map { entries[$0].value }
   }
-  func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
-  func keyMark(_ key: String) -> SourceMark? {
-    for i in entries.indices where entries[i].key == key { return entries[i].keyMark }
+  func has(_ key: String) -> Bool { index(of: key) != nil }
+  func keyMark(_ key: String) -> SourceMark? { index(of: key).flatMap { entries[$0].keyMark } }
+
+  private func index(of key: String) -> Int? {
+    let length = key.utf8.count
+    for i in entries.indices where entries[i].key.utf8.count == length && entries[i].key == key {
+      return i
+    }
     return nil
   }
   /// Where the problem with `key` should point: its value, else its key, else the mapping.
