@@ -6,7 +6,7 @@ import Yams
 public enum ScenarioLoader {
   /// Larger files are rejected before reading, so `check` answers at once whatever it is pointed at
   /// (a disk image, a log). Far above any real scenario: 50,000 operations take 4 MB of YAML and load
-  /// in about half a second.
+  /// in about a third of a second.
   public static let maxFileSize = 64 * 1024 * 1024
 
   public static func load(path: String) throws -> Scenario {
