@@ -296,12 +296,7 @@ struct PlainComposer {
         skipSpaces()
         let value = try inlineNode(depth: depth + 1, inFlow: true)
         openEntries.append((key, value))
-        skipSpaces()
-        guard let b = byte(at: position) else { throw Decline() }
-        if b == UInt8(ascii: "}") { break }
-        guard b == Self.comma else { throw Decline() }
-        position += 1
-        skipSpaces()
+        if try atFlowEnd(UInt8(ascii: "}")) { break }
       }
     }
     position += 1
@@ -320,18 +315,25 @@ struct PlainComposer {
     if byte(at: position) != UInt8(ascii: "]") {
       while true {
         openItems.append(try inlineNode(depth: depth + 1, inFlow: true))
-        skipSpaces()
-        guard let b = byte(at: position) else { throw Decline() }
-        if b == UInt8(ascii: "]") { break }
-        guard b == Self.comma else { throw Decline() }
-        position += 1
-        skipSpaces()
+        if try atFlowEnd(UInt8(ascii: "]")) { break }
       }
     }
     position += 1
     let result = SourceNode.sequence(Array(openItems[base...]), start)
     openItems.removeSubrange(base...)
     return result
+  }
+
+  /// After an item of a flow collection: true at its `closing` bracket; after a comma, false, at
+  /// the next item. Anything else (the line's end included) declines.
+  private mutating func atFlowEnd(_ closing: UInt8) throws -> Bool {
+    skipSpaces()
+    guard let b = byte(at: position) else { throw Decline() }
+    if b == closing { return true }
+    guard b == Self.comma else { throw Decline() }
+    position += 1
+    skipSpaces()
+    return false
   }
 
   // MARK: Nodes
