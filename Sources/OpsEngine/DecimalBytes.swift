@@ -1,38 +1,49 @@
 /// Numbers written as ASCII digits straight into a byte buffer: trace writers print hundreds of
 /// thousands of them, and a `String` per number costs more than the digits.
 enum DecimalBytes {
-  /// The decimal digits of `value`.
+  /// The decimal digits of `value`. Written into a small buffer of their own, last digit first,
+  /// and appended once: reversing them in place through `out[start...]` copied that slice (a
+  /// slice of a shared buffer), an allocation per number.
   static func append(_ value: UInt64, to out: inout [UInt8]) {
-    let start = out.count
-    var v = value
-    repeat {
-      out.append(UInt8(ascii: "0") + UInt8(v % 10))
-      v /= 10
-    } while v > 0
-    out[start...].reverse()
+    if value < 10 {
+      out.append(UInt8(ascii: "0") + UInt8(value))
+      return
+    }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var i = 20
+      var v = value
+      repeat {
+        i -= 1
+        digits[i] = UInt8(ascii: "0") + UInt8(v % 10)
+        v /= 10
+      } while v > 0
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<20]))
+    }
   }
 
   /// `formatSeconds(seconds)`'s bytes: shortest form at microsecond resolution.
   static func appendSeconds(_ seconds: Double, to out: inout [UInt8]) {
     let micros = Int64((seconds * 1_000_000).rounded())
     if micros < 0 { out.append(UInt8(ascii: "-")) }
-    let m = UInt64(abs(micros))
+    let m = micros.magnitude
     append(m / 1_000_000, to: &out)
     var frac = m % 1_000_000
     guard frac != 0 else { return }
-    var digits = 6
+    var count = 6
     while frac % 10 == 0 {
       frac /= 10
-      digits -= 1
+      count -= 1
     }
-    out.append(UInt8(ascii: "."))
-    var width = 1
-    var rest = frac / 10
-    while rest > 0 {
-      width += 1
-      rest /= 10
+    // The point and `count` digits, zeros kept in front: 0.05 s is 50,000 µs, written ".05".
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 7) { digits in
+      digits[0] = UInt8(ascii: ".")
+      var i = count
+      while i > 0 {
+        digits[i] = UInt8(ascii: "0") + UInt8(frac % 10)
+        frac /= 10
+        i -= 1
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[0...count]))
     }
-    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits - width))
-    append(frac, to: &out)
   }
 }

@@ -196,12 +196,12 @@ extension Event {
   /// Appends `jsonLine`'s bytes (no newline): writers of many events fill one buffer with them.
   public func appendJSONLine(to out: inout [UInt8]) {
     out.reserveCapacity(out.count + 192)
-    out.append(contentsOf: #"{"seq":"#.utf8)
+    out.appendASCII(#"{"seq":"#)
     if seq < 0 { out.append(UInt8(ascii: "-")) }
     DecimalBytes.append(UInt64(seq.magnitude), to: &out)
-    out.append(contentsOf: #","time":"#.utf8)
+    out.appendASCII(#","time":"#)
     DecimalBytes.appendSeconds(time, to: &out)
-    out.append(contentsOf: #","type":"#.utf8)
+    out.appendASCII(#","type":"#)
     JSONValue.writeString(kind.type, into: &out)
     if !appendFrequentFields(to: &out) { appendFields(to: &out) }
     out.append(UInt8(ascii: "}"))

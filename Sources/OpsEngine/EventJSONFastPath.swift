@@ -25,7 +25,28 @@ extension Event {
       out.appendKey("errors")
       JSONValue.strings(errors).write(into: &out)
       out.appendKey("cancelled")
-      out.append(contentsOf: (cancelled ? "true" : "false").utf8)
+      out.appendASCII(cancelled ? "true" : "false")
+    case .operationAdded(let o, let q, let p, let qos, let k, let d, let c, let x, let w):
+      // Once per operation, but with nine fields: the general path's array of them was a fifth of
+      // a large trace's writing.
+      out.appendKey("operation")
+      JSONValue.writeString(o, into: &out)
+      out.appendKey("queue")
+      JSONValue.writeString(q, into: &out)
+      out.appendKey("priority")
+      JSONValue.writeString(p.rawValue, into: &out)
+      out.appendKey("qos")
+      JSONValue.writeString(qos.rawValue, into: &out)
+      out.appendKey("kind")
+      JSONValue.writeString(k.rawValue, into: &out)
+      out.appendKey("dependencies")
+      JSONValue.strings(d).write(into: &out)
+      out.appendKey("conditions")
+      JSONValue.strings(c).write(into: &out)
+      out.appendKey("exclusivity")
+      JSONValue.strings(x).write(into: &out)
+      out.appendKey("work")
+      if let w { DecimalBytes.appendSeconds(w, to: &out) } else { out.appendASCII("null") }
     default:
       return false
     }
@@ -36,7 +57,7 @@ extension Event {
 extension StateCause {
   /// `JSONValue.object(fields)` written without building the fields.
   func appendJSON(to out: inout [UInt8]) {
-    out.append(contentsOf: #"{"kind":"#.utf8)
+    out.appendASCII(#"{"kind":"#)
     JSONValue.writeString(kind, into: &out)
     switch self {
     case .added(let q), .queueResumed(let q):
@@ -46,7 +67,7 @@ extension StateCause {
       out.appendKey("dependency")
       JSONValue.writeString(d, into: &out)
       out.appendKey("of")
-      out.append(contentsOf: String(n).utf8)
+      out.appendInt(n)
     case .conditionFailed(let c):
       out.appendKey("condition")
       JSONValue.writeString(c, into: &out)
@@ -60,12 +81,23 @@ extension StateCause {
       out.appendKey("queue")
       JSONValue.writeString(q, into: &out)
       out.appendKey("slot")
-      out.append(contentsOf: String(slot).utf8)
+      out.appendInt(slot)
       out.appendKey("limit")
-      out.append(contentsOf: (limit.map { String($0) } ?? "null").utf8)
+      if let limit { out.appendInt(limit) } else { out.appendASCII("null") }
       if let after {
+        // Nearly every start at a queue's limit: its fields written without building them.
         out.appendKey("after")
-        JSONValue.object(after.fields).write(into: &out)
+        switch after {
+        case .slotFreed(let o):
+          out.appendASCII(#"{"kind":"slotFreed","by":"#)
+          JSONValue.writeString(o, into: &out)
+        case .limitRaised(let v):
+          out.appendASCII(#"{"kind":"limitRaised","to":"#)
+          if let v { out.appendInt(v) } else { out.appendASCII("null") }
+        case .resumed:
+          out.appendASCII(#"{"kind":"resumed""#)
+        }
+        out.append(UInt8(ascii: "}"))
       }
     case .workThrew(let e):
       out.appendKey("error")
@@ -74,10 +106,10 @@ extension StateCause {
       out.appendKey("by")
       JSONValue.writeString(c.rawValue, into: &out)
       out.appendKey("checkedAt")
-      out.append(contentsOf: formatSeconds(t).utf8)
+      DecimalBytes.appendSeconds(t, to: &out)
     case .childrenFinished(let n):
       out.appendKey("children")
-      out.append(contentsOf: String(n).utf8)
+      out.appendInt(n)
     case .noDependencies, .conditionsSatisfied, .skippedMain, .workReturned, .ranDespiteCancel,
       .observersNotified:
       break
@@ -94,5 +126,16 @@ extension [UInt8] {
     key.withUTF8Buffer { append(contentsOf: $0) }
     append(UInt8(ascii: "\""))
     append(UInt8(ascii: ":"))
+  }
+
+  /// A literal's bytes (`String(...).utf8` went through the string's storage for each).
+  mutating func appendASCII(_ text: StaticString) {
+    text.withUTF8Buffer { append(contentsOf: $0) }
+  }
+
+  /// `String(n)`'s bytes.
+  fileprivate mutating func appendInt(_ n: Int) {
+    if n < 0 { append(UInt8(ascii: "-")) }
+    DecimalBytes.append(UInt64(n.magnitude), to: &self)
   }
 }

@@ -22,6 +22,15 @@ struct EventJSONFastPathTests {
       .willFinish(operation: "w", errors: [], cancelled: false),
       .didFinish(operation: "f", errors: ["e1", "e\"2"], cancelled: true),
       .queueSuspended(queue: "q"),
+      .operationAdded(
+        operation: "a", queue: "q", priority: .high, qos: .utility, kind: .async,
+        dependencies: ["b", "c\"d"], conditions: ["ok"], exclusivity: [], work: 0.25),
+      .operationAdded(
+        operation: "g", queue: "q2", priority: .normal, qos: .default, kind: .group,
+        dependencies: [], conditions: [], exclusivity: ["Alert", "x"], work: nil),
+      .operationAdded(
+        operation: "w", queue: "q", priority: .veryLow, qos: .background, kind: .plain,
+        dependencies: [], conditions: [], exclusivity: [], work: 1_234.000_001),
     ]
 
   @Test(arguments: kinds)
