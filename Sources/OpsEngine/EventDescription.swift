@@ -31,6 +31,7 @@ extension EventKind {
       return s
     case .dependencyAdded(_, let d): return "now depends on \(d)"
     case .state(_, let from, let to, let cause):
+      // TextTrace.appendLine writes these words as bytes: change both together.
       return "\(from.rawValue) → \(to.rawValue): \(cause.text)"
     case .conditionStarted(_, let c): return "evaluating condition \(c)"
     case .conditionWaiting(_, let c, let d):

@@ -36,22 +36,35 @@ public struct TextTrace: Sendable {
     if frac < 10 { out.append(UInt8(ascii: "0")) }
     DecimalBytes.append(frac, to: &out)
     Self.padLeft(from: start, to: 9, in: &out)
-    out.append(contentsOf: [0x20, 0x20])
+    Self.appendSpaces(2, to: &out)
     let seqStart = out.count
     if e.seq < 0 { out.append(UInt8(ascii: "-")) }
     DecimalBytes.append(UInt64(e.seq.magnitude), to: &out)
     Self.padLeft(from: seqStart, to: 6, in: &out)
-    out.append(contentsOf: [0x20, 0x20])
+    Self.appendSpaces(2, to: &out)
     let subject = e.kind.subject
     out.append(contentsOf: subject.utf8)
     // Columns count characters: bytes, unless the name is not ASCII.
     let isASCII = subject.utf8.allSatisfy { $0 < 0x80 }
     let width = isASCII ? subject.utf8.count : subject.count
-    if width < subjectWidth {
-      out.append(contentsOf: repeatElement(0x20, count: subjectWidth - width))
+    if width < subjectWidth { Self.appendSpaces(subjectWidth - width, to: &out) }
+    Self.appendSpaces(2, to: &out)
+    if case .state(_, let from, let to, let cause) = e.kind {
+      // `summary`'s words for a state change (nearly every line), without the string it builds.
+      out.append(contentsOf: from.rawValue.utf8)
+      out.append(contentsOf: " → ".utf8)
+      out.append(contentsOf: to.rawValue.utf8)
+      out.append(UInt8(ascii: ":"))
+      out.append(UInt8(ascii: " "))
+      out.append(contentsOf: cause.text.utf8)
+    } else {
+      out.append(contentsOf: e.kind.summary.utf8)
     }
-    out.append(contentsOf: [0x20, 0x20])
-    out.append(contentsOf: e.kind.summary.utf8)
+  }
+
+  /// Spaces one by one: an array literal of them was an object made at every line.
+  private static func appendSpaces(_ count: Int, to out: inout [UInt8]) {
+    for _ in 0..<count { out.append(0x20) }
   }
 
   /// Right-aligns the ASCII text written since `start` in a column of `width`.

@@ -19,8 +19,8 @@ final class TraceWriter: @unchecked Sendable {
   private let output = BufferedOutput()
   private let queue = DispatchQueue(label: "opsview.trace-writer")
   private let slots = DispatchSemaphore(value: 4)
-  // Touched only by the thread that runs the engine.
-  private var batch: [Item] = []
+  // Touched only by the thread that runs the engine (no dynamic exclusivity checks needed).
+  @exclusivity(unchecked) private var batch: [Item] = []
 
   /// `format`: writes one event's line (on the writer thread).
   init(format: @escaping @Sendable (Event, BufferedOutput) -> Void) {
