@@ -35,9 +35,16 @@ public final class VirtualRuntime {
   public let recording: Bool
 
   /// `lints`: what the engine side checks and publishes as `warning` events (none: `[]`).
-  public init(recording: Bool = true, lints: [any Lint] = Lints.standard) {
+  /// `fullProjection: false`: `projection` keeps only what the lints read (no histories of visits,
+  /// member sets or dependents), for a run whose state only its events tell (a trace); folding the
+  /// rest was a seventh of a large trace's engine thread.
+  public init(
+    recording: Bool = true, lints: [any Lint] = Lints.standard, fullProjection: Bool = true
+  ) {
     self.recording = recording
-    publisher = EventPublisher(lints: lints)
+    publisher = EventPublisher(
+      lints: lints, keepsHistory: fullProjection, keepsMembers: fullProjection,
+      keepsDependents: fullProjection)
     core = EngineCore(host: self)
     publisher.deliver = { [unowned self] event in
       if recording { events.append(event) }

@@ -9,10 +9,11 @@ extension Scenario {
   /// Produced operations and group children are left to whoever adds them while the scenario runs.
   /// `observer` sees every event from the first one (setting up publishes some), so a writer that
   /// streams them needs no `recording` (a copy of every event: most of the memory of a large run).
+  /// `fullProjection`: see `VirtualRuntime.init`.
   public func makeRuntime(
-    recording: Bool = true, observer: ((Event) -> Void)? = nil
+    recording: Bool = true, fullProjection: Bool = true, observer: ((Event) -> Void)? = nil
   ) -> VirtualRuntime {
-    let runtime = VirtualRuntime(recording: recording)
+    let runtime = VirtualRuntime(recording: recording, fullProjection: fullProjection)
     if let observer { runtime.subscribe(replay: false, observer) }
     // A loaded scenario has been validated, so none of these throw; a hand-built one with bad names
     // gets as far as its names allow rather than crashing the board.

@@ -47,7 +47,8 @@ struct Trace: ParsableCommand {
     case .jsonl:
       // The JSON writer escapes every control character, C1 included: safe on a terminal as is.
       out = TraceWriter { event, buffer in buffer.writeJSONLine(of: event) }
-      runtime = s.makeRuntime(recording: false) { out.event($0) }
+      // Nothing reads the runtime's projection here: the lints' part of it is enough.
+      runtime = s.makeRuntime(recording: false, fullProjection: false) { out.event($0) }
     case .text:
       let names = s.queues.map(\.name) + s.operations.map(\.spec.name)
       let groups = s.operations.filter { $0.spec.kind == .group }.map(\.spec.name)
@@ -57,7 +58,7 @@ struct Trace: ParsableCommand {
       out.line(text.header)
       let box = AnnotatorBox(TraceAnnotator(text: text, explain: explain))
       annotator = box
-      runtime = s.makeRuntime(recording: false) { event in
+      runtime = s.makeRuntime(recording: false, fullProjection: false) { event in
         // The why lines read the projection as it is at this event: made here, written in order.
         if box.value.explain {
           for line in box.value.annotate(event) { out.line(TerminalSafe.escaped(line)) }

@@ -5,6 +5,21 @@ import Testing
 
 /// `Scenario.makeRuntime`: what is set up at time 0 and what happens later on the virtual clock.
 @Suite struct ScenarioRuntimeTests {
+  /// A run whose projection keeps only what the lints read publishes the same events, warnings
+  /// included, as one keeping everything (a trace runs that way).
+  @Test func theLintsOnlyProjectionPublishesTheSameEvents() {
+    var warnings = 0
+    for scenario in Catalog.all {
+      let full = scenario.makeRuntime()
+      let lean = scenario.makeRuntime(fullProjection: false)
+      full.run(until: 1_000)
+      lean.run(until: 1_000)
+      #expect(lean.events == full.events, "\(scenario.id)")
+      warnings += full.events.filter { $0.kind.type == "warning" }.count
+    }
+    #expect(warnings > 0, "no built-in scenario raised a warning: nothing was compared for them")
+  }
+
   /// (time, operation, queue) of each operationAdded event.
   func added(_ rt: VirtualRuntime) -> [String] {
     rt.events.compactMap {
