@@ -7,21 +7,16 @@ extension Event {
   func appendFrequentFields(to out: inout [UInt8]) -> Bool {
     switch kind {
     case .state(let o, let from, let to, let cause):
-      out.appendKey("operation")
-      JSONValue.writeString(o, into: &out)
-      out.appendKey("from")
-      JSONValue.writeString(from.rawValue, into: &out)
-      out.appendKey("to")
-      JSONValue.writeString(to.rawValue, into: &out)
+      out.appendField("operation", o)
+      out.appendField("from", from.rawValue)
+      out.appendField("to", to.rawValue)
       out.appendKey("cause")
       cause.appendJSON(to: &out)
     case .didStart(let o), .completion(let o), .cancelTooLate(let o):
-      out.appendKey("operation")
-      JSONValue.writeString(o, into: &out)
+      out.appendField("operation", o)
     case .willFinish(let o, let errors, let cancelled),
       .didFinish(let o, let errors, let cancelled):
-      out.appendKey("operation")
-      JSONValue.writeString(o, into: &out)
+      out.appendField("operation", o)
       out.appendKey("errors")
       JSONValue.strings(errors).write(into: &out)
       out.appendKey("cancelled")
@@ -29,16 +24,11 @@ extension Event {
     case .operationAdded(let o, let q, let p, let qos, let k, let d, let c, let x, let w):
       // Once per operation, but with nine fields: the general path's array of them was a fifth of
       // a large trace's writing.
-      out.appendKey("operation")
-      JSONValue.writeString(o, into: &out)
-      out.appendKey("queue")
-      JSONValue.writeString(q, into: &out)
-      out.appendKey("priority")
-      JSONValue.writeString(p.rawValue, into: &out)
-      out.appendKey("qos")
-      JSONValue.writeString(qos.rawValue, into: &out)
-      out.appendKey("kind")
-      JSONValue.writeString(k.rawValue, into: &out)
+      out.appendField("operation", o)
+      out.appendField("queue", q)
+      out.appendField("priority", p.rawValue)
+      out.appendField("qos", qos.rawValue)
+      out.appendField("kind", k.rawValue)
       out.appendKey("dependencies")
       JSONValue.strings(d).write(into: &out)
       out.appendKey("conditions")
@@ -61,25 +51,19 @@ extension StateCause {
     JSONValue.writeString(kind, into: &out)
     switch self {
     case .added(let q), .queueResumed(let q):
-      out.appendKey("queue")
-      JSONValue.writeString(q, into: &out)
+      out.appendField("queue", q)
     case .dependencyFinished(let d, let n):
-      out.appendKey("dependency")
-      JSONValue.writeString(d, into: &out)
+      out.appendField("dependency", d)
       out.appendKey("of")
       out.appendInt(n)
     case .conditionFailed(let c):
-      out.appendKey("condition")
-      JSONValue.writeString(c, into: &out)
+      out.appendField("condition", c)
     case .cancelled(let c), .finishedAtOnce(let c):
-      out.appendKey("by")
-      JSONValue.writeString(c.rawValue, into: &out)
+      out.appendField("by", c.rawValue)
     case .lockAcquired(let c):
-      out.appendKey("category")
-      JSONValue.writeString(c, into: &out)
+      out.appendField("category", c)
     case .started(let q, let slot, let limit, let after):
-      out.appendKey("queue")
-      JSONValue.writeString(q, into: &out)
+      out.appendField("queue", q)
       out.appendKey("slot")
       out.appendInt(slot)
       out.appendKey("limit")
@@ -100,11 +84,9 @@ extension StateCause {
         out.append(UInt8(ascii: "}"))
       }
     case .workThrew(let e):
-      out.appendKey("error")
-      JSONValue.writeString(e, into: &out)
+      out.appendField("error", e)
     case .noticedCancel(let c, let t):
-      out.appendKey("by")
-      JSONValue.writeString(c.rawValue, into: &out)
+      out.appendField("by", c.rawValue)
       out.appendKey("checkedAt")
       DecimalBytes.appendSeconds(t, to: &out)
     case .childrenFinished(let n):
@@ -126,6 +108,12 @@ extension [UInt8] {
     key.withUTF8Buffer { append(contentsOf: $0) }
     append(UInt8(ascii: "\""))
     append(UInt8(ascii: ":"))
+  }
+
+  /// `,"key":"value"`, the value escaped as JSON.
+  fileprivate mutating func appendField(_ key: StaticString, _ value: String) {
+    appendKey(key)
+    JSONValue.writeString(value, into: &self)
   }
 
   /// A literal's bytes (`String(...).utf8` went through the string's storage for each).
