@@ -10,6 +10,20 @@ extension EventKind {
     }
   }
 
+  /// `summary`'s bytes, appended. A state change (nearly every line of a trace) is written here, its
+  /// words in one place, without the string `summary` would build for it.
+  public func appendSummary(to out: inout [UInt8]) {
+    guard case .state(_, let from, let to, let cause) = self else {
+      out.append(contentsOf: summary.utf8)
+      return
+    }
+    out.append(contentsOf: from.rawValue.utf8)
+    out.append(contentsOf: " → ".utf8)
+    out.append(contentsOf: to.rawValue.utf8)
+    out.append(contentsOf: ": ".utf8)
+    out.append(contentsOf: cause.text.utf8)
+  }
+
   /// What happened, in words, without the subject.
   public var summary: String {
     func errs(_ e: [String]) -> String {
@@ -30,9 +44,10 @@ extension EventKind {
       if !excl.isEmpty { s += ", mutually exclusive in \(excl.joined(separator: ", "))" }
       return s
     case .dependencyAdded(_, let d): return "now depends on \(d)"
-    case .state(_, let from, let to, let cause):
-      // TextTrace.appendLine writes these words as bytes: change both together.
-      return "\(from.rawValue) → \(to.rawValue): \(cause.text)"
+    case .state:
+      var bytes: [UInt8] = []
+      appendSummary(to: &bytes)
+      return String(decoding: bytes, as: UTF8.self)
     case .conditionStarted(_, let c): return "evaluating condition \(c)"
     case .conditionWaiting(_, let c, let d):
       return "condition \(c) waits for \(d), which it produced, before it is evaluated"

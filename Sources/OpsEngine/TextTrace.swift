@@ -49,17 +49,7 @@ public struct TextTrace: Sendable {
     let width = isASCII ? subject.utf8.count : subject.count
     if width < subjectWidth { Self.appendSpaces(subjectWidth - width, to: &out) }
     Self.appendSpaces(2, to: &out)
-    if case .state(_, let from, let to, let cause) = e.kind {
-      // `summary`'s words for a state change (nearly every line), without the string it builds.
-      out.append(contentsOf: from.rawValue.utf8)
-      out.append(contentsOf: " → ".utf8)
-      out.append(contentsOf: to.rawValue.utf8)
-      out.append(UInt8(ascii: ":"))
-      out.append(UInt8(ascii: " "))
-      out.append(contentsOf: cause.text.utf8)
-    } else {
-      out.append(contentsOf: e.kind.summary.utf8)
-    }
+    e.kind.appendSummary(to: &out)
   }
 
   /// Spaces one by one: an array literal of them was an object made at every line.
