@@ -21,7 +21,8 @@ enum DecimalBytes {
     }
   }
 
-  /// `formatSeconds(seconds)`'s bytes: shortest form at microsecond resolution.
+  /// Seconds in their shortest form at microsecond resolution ("0", "1.5", "0.000001", "-2.125"):
+  /// `formatSeconds` and every trace write them this way.
   static func appendSeconds(_ seconds: Double, to out: inout [UInt8]) {
     let micros = Int64((seconds * 1_000_000).rounded())
     if micros < 0 { out.append(UInt8(ascii: "-")) }

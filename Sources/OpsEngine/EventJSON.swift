@@ -101,20 +101,11 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// Seconds printed the same way everywhere: shortest form at microsecond resolution ("0", "1.5", "2.125").
+/// One way of writing them: the bytes `DecimalBytes.appendSeconds` writes into trace lines.
 public func formatSeconds(_ seconds: Double) -> String {
-  let micros = Int64((seconds * 1_000_000).rounded())
-  let sign = micros < 0 ? "-" : ""
-  let m = abs(micros)
-  let whole = m / 1_000_000
-  var frac = m % 1_000_000
-  if frac == 0 { return sign + String(whole) }
-  var digits = 6
-  while frac % 10 == 0 {
-    frac /= 10
-    digits -= 1
-  }
-  let f = String(frac)
-  return sign + String(whole) + "." + String(repeating: "0", count: digits - f.count) + f
+  var bytes: [UInt8] = []
+  DecimalBytes.appendSeconds(seconds, to: &bytes)
+  return String(decoding: bytes, as: UTF8.self)
 }
 
 extension EventKind {

@@ -33,6 +33,18 @@ struct EventJSONFastPathTests {
         dependencies: [], conditions: [], exclusivity: [], work: 1_234.000_001),
     ]
 
+  /// The one way seconds are written (the fast and the general path both use it).
+  @Test func secondsInTheirShortestFormAtMicrosecondResolution() {
+    let cases: [(Double, String)] = [
+      (0, "0"), (1.5, "1.5"), (0.05, "0.05"), (0.000_001, "0.000001"), (2.125, "2.125"),
+      (12.5, "12.5"), (98_765.432_1, "98765.4321"), (-1.5, "-1.5"), (0.000_000_4, "0"),
+      (1_000_000, "1000000"), (3.100_000_2, "3.1"), (0.999_999_6, "1"),
+    ]
+    for (seconds, text) in cases {
+      #expect(formatSeconds(seconds) == text, "\(seconds)")
+    }
+  }
+
   @Test(arguments: kinds)
   func sameBytes(kind: EventKind) {
     for (seq, time) in [(1, 0.0), (1_234_567, 12.5), (3, 0.000_001), (4, 98_765.432_1), (5, -1.5)] {
