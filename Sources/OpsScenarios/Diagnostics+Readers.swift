@@ -187,8 +187,8 @@ extension Diagnostics {
     return nil
   }
 
-  /// A list of names (dependencies, children); duplicates within the list are reported.
-  /// The names listed under `key` of `map`.
+  /// The list of names under `key` of `map` (dependencies, children); duplicates within the list
+  /// are reported.
   func names(_ node: SourceNode, in map: MapNode, _ key: String, what: String) -> [NameRef]? {
     let path = { map.path(key) }
     guard let items = sequence(node, path(), expected: "a list of \(what)s like [a, b]") else {
