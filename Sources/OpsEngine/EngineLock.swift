@@ -31,7 +31,23 @@ final class EngineLock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  func lock() { pthread_mutex_lock(mutex) }
+  /// Takes the lock. A thread that finds it held tries again a few times, giving its core away
+  /// between tries, before it sleeps in the kernel. The engine's critical sections are a few
+  /// microseconds, so the lock is usually free again after a yield or two; sleeping instead cost a
+  /// futex wait and a wake-up per contended step (most of the runtime's context switches), and
+  /// yielding rather than spinning in place lets the holder or the delivery thread have the core when
+  /// threads outnumber cores. Measured in docs/BENCHMARKS.md ("Session 10").
+  func lock() {
+    if pthread_mutex_trylock(mutex) == 0 { return }
+    for _ in 0..<Self.yieldsBeforeSleeping {
+      sched_yield()
+      if pthread_mutex_trylock(mutex) == 0 { return }
+    }
+    pthread_mutex_lock(mutex)
+  }
+
+  static let yieldsBeforeSleeping = 50
+
   func unlock() { pthread_mutex_unlock(mutex) }
   func broadcast() { pthread_cond_broadcast(condition) }
 
