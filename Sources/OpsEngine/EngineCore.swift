@@ -70,6 +70,7 @@ final class EngineCore {
   @exclusivity(unchecked) var queues: [QueueRecord] = []
   @exclusivity(unchecked) var opByName: [String: Int] = [:]
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
+  @exclusivity(unchecked) private var lastQueueFound: QueueRecord?
   @exclusivity(unchecked) var locks: [String: CategoryLock] = [:]
   @exclusivity(unchecked) var cycles = DependencyCycles()
   @exclusivity(unchecked) private var enqueueCounter = 0
@@ -109,6 +110,8 @@ final class EngineCore {
     return r
   }()
   @exclusivity(unchecked) var retiredCount = 0
+  /// Names in `opByName` of operations retired since the last sweep (see `retire`).
+  @exclusivity(unchecked) var staleNames = 0
   /// Operations finished since the host last emptied it, when the host asks for it (retention).
   @exclusivity(unchecked) var finishedLog: [Int]?
 
@@ -116,8 +119,20 @@ final class EngineCore {
 
   // MARK: - Lookup
 
-  func operation(named name: String) -> OperationRecord? { opByName[name].map { ops[$0] } }
-  func queue(named name: String) -> QueueRecord? { queueByName[name].map { queues[$0] } }
+  /// A retired operation's name may still be in `opByName` (see `retire`): it is not found.
+  func operation(named name: String) -> OperationRecord? {
+    guard let id = opByName[name] else { return nil }
+    let op = ops[id]
+    return op === retiredPlaceholder ? nil : op
+  }
+  /// The last queue found is remembered: a program usually adds to the same queue many times, and
+  /// comparing a short name costs less than hashing it.
+  func queue(named name: String) -> QueueRecord? {
+    if let last = lastQueueFound, last.name == name { return last }
+    guard let id = queueByName[name] else { return nil }
+    lastQueueFound = queues[id]
+    return queues[id]
+  }
 
   func emit(_ kind: consuming EventKind) {
     seq += 1
@@ -168,13 +183,18 @@ final class EngineCore {
 
   /// Creates an operation in `initialized`; it joins the board when it is added to a queue.
   @discardableResult
-  func createOperation(_ spec: OperationSpec) throws -> OperationRecord {
+  func createOperation(_ spec: consuming OperationSpec) throws -> OperationRecord {
     // One hash of the name, not two: the slot is claimed only if it is free (and given back if the
     // spec is refused).
     let id = ops.count
-    var fresh = false
-    Self.claim(&opByName[spec.name, default: -1], id, &fresh)
-    guard fresh else { throw EngineError.duplicateOperation(spec.name) }
+    var claimed = false
+    var reclaimed = false
+    Self.claim(&opByName[spec.name, default: -1], id, &claimed, &reclaimed) {
+      [ops, retiredPlaceholder] in ops[$0] === retiredPlaceholder
+    }
+    guard claimed else { throw EngineError.duplicateOperation(spec.name) }
+    // A retired operation's stale name, now this one's (or removed below if the spec is refused).
+    if reclaimed { staleNames -= 1 }
     do {
       try Self.validate(spec)
       if spec.kind == .group, queueByName[Self.innerQueueName(of: spec.name)] != nil {
@@ -189,10 +209,17 @@ final class EngineCore {
     return op
   }
 
-  private static func claim(_ slot: inout Int, _ id: Int, _ fresh: inout Bool) {
-    guard slot == -1 else { return }
+  /// Claims a name's slot if it is free: unused (-1) or left by a retired operation (`reclaimed`).
+  private static func claim(
+    _ slot: inout Int, _ id: Int, _ claimed: inout Bool, _ reclaimed: inout Bool,
+    retired: (Int) -> Bool
+  ) {
+    if slot != -1 {
+      guard retired(slot) else { return }
+      reclaimed = true
+    }
     slot = id
-    fresh = true
+    claimed = true
   }
 
   /// Numbers from a caller: finite, not negative, and small enough for the virtual clock's microseconds.

@@ -44,8 +44,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Names of operations retired since the last drain, for the lints' projection to forget them too
   /// once their events are published (only when it folds: with lints).
   @exclusivity(unchecked) private var retiredNames: [String] = []
-  /// Records retired in the current step, released once the lock is (freeing a record and its spec
-  /// is a dozen deallocations the other threads need not wait for).
+  /// Records retired in recent steps, released in batches once the lock is (freeing a record and its
+  /// spec is a dozen deallocations the other threads need not wait for).
   @exclusivity(unchecked) private var retiredRecords: [OperationRecord] = []
   private let lintsForget: Bool
 
@@ -191,8 +191,10 @@ public final class LiveRuntime: @unchecked Sendable {
     let backlogged = buffer.count > Self.backlogLimit
     var launching: [Launch] = []
     if !launches.isEmpty { swap(&launching, &launches) }
+    // Handed over in batches: a fresh array for each step's one or two records cost an allocation
+    // under the lock.
     var retired: [OperationRecord] = []
-    if !retiredRecords.isEmpty { swap(&retired, &retiredRecords) }
+    if retiredRecords.count >= 64 { swap(&retired, &retiredRecords) }
     lock.unlock()
     for launch in launching { launch.run() }
     retired = []
@@ -359,31 +361,32 @@ public final class LiveRuntime: @unchecked Sendable {
   /// The spec's `work` script only informs the events (`work` is shown as the expected duration); the kind
   /// follows the closure (`.async` → async, `.blocks` → block operation).
   public func addOperation(
-    _ spec: OperationSpec, work: LiveWork, conditions: [String: LiveCondition] = [:],
+    _ spec: consuming OperationSpec, work: LiveWork, conditions: [String: LiveCondition] = [:],
     on queue: String? = nil
   ) throws {
-    var spec = spec
     switch work {
     case .async: spec.isAsync = true
     case .blocks(let blocks) where spec.work.blocks.isEmpty:
       spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
     default: break
     }
-    try withCore { core in
-      for name in spec.dependencies where core.operation(named: name) == nil {
-        throw EngineError.unknownOperation(name)
-      }
-      let q = try queue.map { name in
-        guard let q = core.queue(named: name) else { throw EngineError.unknownQueue(name) }
-        return q
-      }
-      let op = try core.createOperation(spec)
-      precondition(op.id == slots.nextID, "live runtime and core disagree on operation ids")
-      slots.append(work)
-      if !conditions.isEmpty { conditionClosures[op.id] = conditions }
-      try core.resolveDeclaredDependencies(op)
-      if let q { try core.enqueue(op, on: q) }
+    // Not `withCore`: a closure would capture the spec, which then could only be copied into the
+    // core's record (a dozen retains and releases under the lock); here it is moved.
+    beginStep()
+    defer { endStep() }
+    for name in spec.dependencies where core.operation(named: name) == nil {
+      throw EngineError.unknownOperation(name)
     }
+    let q = try queue.map { name in
+      guard let q = core.queue(named: name) else { throw EngineError.unknownQueue(name) }
+      return q
+    }
+    let op = try core.createOperation(consume spec)
+    precondition(op.id == slots.nextID, "live runtime and core disagree on operation ids")
+    slots.append(work)
+    if !conditions.isEmpty { conditionClosures[op.id] = conditions }
+    try core.resolveDeclaredDependencies(op)
+    if let q { try core.enqueue(op, on: q) }
   }
 
   /// Undelivered events above which the thread that ran a step waits for delivery to catch up, once

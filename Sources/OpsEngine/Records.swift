@@ -41,10 +41,10 @@ final class OperationRecord {
   /// Finished, its completion block not yet run (its event names it: it cannot be retired yet).
   @exclusivity(unchecked) var awaitingCompletion = false
 
-  init(id: Int, spec: OperationSpec) {
+  init(id: Int, spec: consuming OperationSpec) {
     self.id = id
-    self.spec = spec
     kind = spec.kind
+    self.spec = spec
   }
 
   var name: String { spec.name }

@@ -112,6 +112,36 @@ import Testing
     for i in 0..<50 { #expect(rt.state(of: "op\(i)") == .finished) }
   }
 
+  /// A retired operation's name is left in the core's table and swept out later (EngineCore.retire):
+  /// it must read as unknown before and after a sweep, and a new operation may take it.
+  @Test func aRetiredNameIsUnknownAcrossSweepsAndCanBeTakenAgain() throws {
+    let rt = LiveRuntime(lints: [], retention: try LiveRetention(keepingFinished: 0))
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    // Enough retirements for several sweeps (one at each 1,025 stale names at the least).
+    for round in 0..<4 {
+      for i in 0..<1_500 {
+        try rt.addOperation(live("op\(round * 1_500 + i)"), work: .none, on: "q")
+      }
+      #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    }
+    // Retired once nothing newer than them is needed: all but the last few are gone.
+    #expect(rt.state(of: "op0") == nil)
+    #expect(rt.state(of: "op3000") == nil)
+    #expect(throws: EngineError.unknownOperation("op17")) {
+      try rt.addOperation(live("x", deps: ["op17"]), work: .none, on: "q")
+    }
+    // A retired name is free again; a name in use is not.
+    try rt.addQueue(QueueSpec(name: "held", suspended: true))
+    try rt.addOperation(live("op17"), work: .none, on: "held")
+    #expect(rt.state(of: "op17") == .ready)
+    #expect(throws: EngineError.duplicateOperation("op17")) {
+      try rt.addOperation(live("op17"), work: .none, on: "q")
+    }
+    #expect(rt.perform(.resume(queue: "held")) == .applied)
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    #expect(rt.state(of: "op17") == nil)
+  }
+
   @Test func aNegativeRetentionIsRefused() {
     #expect(throws: EngineError.self) { try LiveRetention(keepingFinished: -1) }
     #expect(LiveRetention.standard.finishedKept == 10_000)
