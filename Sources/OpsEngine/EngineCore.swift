@@ -243,15 +243,28 @@ final class EngineCore {
   /// microseconds in 64 bits, and nothing a person watches lasts longer.
   static let maxSeconds = 1e9
 
-  /// Resolves the declared dependencies by name (they may be created in any order). A few names (the
-  /// usual case) are deduplicated by `link` against what is linked so far, without allocating a set;
-  /// more go through a set, so a wide fan-in links in linear time.
+  /// Resolves the declared dependencies by name (they may be created in any order).
   func resolveDeclaredDependencies(_ op: OperationRecord) throws {
-    let fresh = op.dependencies.isEmpty
     let names = op.spec.dependencies
-    var seen: Set<Int>? = names.count > 8 ? Set(minimumCapacity: names.count) : nil
-    for name in names {
-      guard let dep = operation(named: name) else { throw EngineError.unknownOperation(name) }
+    try linkDeclared(op, count: names.count) { i in
+      guard let dep = operation(named: names[i]) else {
+        throw EngineError.unknownOperation(names[i])
+      }
+      return dep
+    }
+  }
+
+  /// Links `op` to its `count` declared dependencies, the `i`th given by `dependency(i)`: by name
+  /// (above), or already looked up (the live runtime checks they exist before creating `op`). A few
+  /// (the usual case) are deduplicated by `link` against what is linked so far, without allocating a
+  /// set; more go through a set, so a wide fan-in links in linear time.
+  func linkDeclared(
+    _ op: OperationRecord, count: Int, _ dependency: (Int) throws -> OperationRecord
+  ) rethrows {
+    let fresh = op.dependencies.isEmpty
+    var seen: Set<Int>? = count > 8 ? Set(minimumCapacity: count) : nil
+    for i in 0..<count {
+      let dep = try dependency(i)
       if seen == nil {
         link(op, dependsOn: dep)
       } else if seen!.insert(dep.id).inserted {

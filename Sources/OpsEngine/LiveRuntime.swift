@@ -96,6 +96,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
   private let internalQueue = DispatchQueue(label: "opsview.live.engine")
   private let onDelivery = DispatchSpecificKey<Bool>()
+  /// Where retired records are freed (see `endStep`).
+  private static let freeing = DispatchQueue.global(qos: .utility)
   /// Dispatch's global queues, by `QualityOfService.index`.
   private let workQueues = QualityOfService.byIndex.map {
     DispatchQueue.global(qos: $0.dispatchQoS)
@@ -193,11 +195,13 @@ public final class LiveRuntime: @unchecked Sendable {
     if !launches.isEmpty { swap(&launching, &launches) }
     // Handed over in batches: a fresh array for each step's one or two records cost an allocation
     // under the lock.
-    var retired: [OperationRecord] = []
-    if retiredRecords.count >= 64 { swap(&retired, &retiredRecords) }
+    var retired = RetiredRecords()
+    if retiredRecords.count >= 64 { swap(&retired.records, &retiredRecords) }
     lock.unlock()
     for launch in launching { launch.run() }
-    retired = []
+    // Freed on another thread: a batch is ~90,000 instructions of deallocation, which a worker would
+    // otherwise pay between two operations (at limit 1 every operation waits for it).
+    if !retired.records.isEmpty { Self.freeing.async { [retired] in _ = retired } }
     // A short delay gathers events into larger batches: the delivery thread then takes the lock once per
     // batch instead of competing for it at every step.
     if startDrain { delivery.asyncAfter(deadline: .now() + .microseconds(200)) { self.drain() } }
@@ -374,8 +378,16 @@ public final class LiveRuntime: @unchecked Sendable {
     // core's record (a dozen retains and releases under the lock); here it is moved.
     beginStep()
     defer { endStep() }
-    for name in spec.dependencies where core.operation(named: name) == nil {
-      throw EngineError.unknownOperation(name)
+    // Each dependency looked up once, before anything is created (an unknown one is refused).
+    var dependencies: [OperationRecord] = []
+    if !spec.dependencies.isEmpty {
+      dependencies.reserveCapacity(spec.dependencies.count)
+      for name in spec.dependencies {
+        guard let dep = core.operation(named: name) else {
+          throw EngineError.unknownOperation(name)
+        }
+        dependencies.append(dep)
+      }
     }
     let q = try queue.map { name in
       guard let q = core.queue(named: name) else { throw EngineError.unknownQueue(name) }
@@ -385,7 +397,7 @@ public final class LiveRuntime: @unchecked Sendable {
     precondition(op.id == slots.nextID, "live runtime and core disagree on operation ids")
     slots.append(work)
     if !conditions.isEmpty { conditionClosures[op.id] = conditions }
-    try core.resolveDeclaredDependencies(op)
+    core.linkDeclared(op, count: dependencies.count) { dependencies[$0] }
     if let q { try core.enqueue(op, on: q) }
   }
 
@@ -699,6 +711,12 @@ extension LiveRuntime: EngineHost {
     launches.append(
       seconds > 0 ? .after(internalQueue, seconds, body) : .async(internalQueue, body))
   }
+}
+
+/// Records the core retired, on their way to be freed on `LiveRuntime.freeing`. Sendable because
+/// nothing else refers to them any more: the core holds a placeholder in their place.
+private struct RetiredRecords: @unchecked Sendable {
+  var records: [OperationRecord] = []
 }
 
 /// A dispatch decided under the engine lock, performed after it is released.
