@@ -1,6 +1,14 @@
 import Dispatch
 import HeapModule
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The engine on real threads: work is closures run by Dispatch, time is the wall clock (monotonic
 /// seconds since the runtime was created). Thread-safe: every call may come from any thread, including
 /// from work closures and event subscribers.
@@ -377,7 +385,14 @@ public final class LiveRuntime: @unchecked Sendable {
     // Not `withCore`: a closure would capture the spec, which then could only be copied into the
     // core's record (a dozen retains and releases under the lock); here it is moved.
     beginStep()
-    defer { endStep() }
+    defer {
+      let crowded = unfinished > Self.crowdedAt
+      endStep()
+      // An adding thread far ahead of the work only grows the unfinished records (the memory of
+      // the run); giving its core to a worker or the delivery thread, if one is waiting for it,
+      // costs it nothing it needs. A hint, not a wait: with nothing else to run it goes on at once.
+      if crowded { sched_yield() }
+    }
     // Each dependency looked up once, before anything is created (an unknown one is refused).
     var dependencies: [OperationRecord] = []
     if !spec.dependencies.isEmpty {
@@ -408,6 +423,10 @@ public final class LiveRuntime: @unchecked Sendable {
   /// buffer stays under a few MB. The delivery thread itself never waits (a subscriber that calls
   /// the runtime, or finishes async work, goes on at once), so no thread waits for itself.
   static let backlogLimit = 1 << 16
+  /// Unfinished operations above which `addOperation` yields its core after its step (measured in
+  /// docs/BENCHMARKS.md, "Session 10": 100k no-op operations at limit 4, peak memory roughly halved
+  /// and no slower).
+  static let crowdedAt = 1024
 
   /// Adds a declared operation to a queue.
   public func enqueue(_ operation: String, on queue: String) throws {
