@@ -32,7 +32,7 @@ extension EngineCore {
   }
 
   private func sweepStaleNames() {
-    var live = [String: Int](minimumCapacity: opByName.count - staleNames)
+    var live = [String: Int](minimumCapacity: max(0, opByName.count - staleNames))
     for (name, id) in opByName where ops[id] !== retiredPlaceholder { live[name] = id }
     opByName = live
     staleNames = 0

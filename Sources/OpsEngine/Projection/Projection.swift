@@ -271,11 +271,10 @@ public struct Projection: Sendable, Equatable {
   /// operation that depends on it finished, so no later event names it.
   mutating func retire(_ name: String) {
     // Removing a key moves the keys after it in its probe run back, hashing each again (~1,100
-    // instructions a name at the usual load): at most a quarter full, runs are short. Only a
-    // projection that retires pays the room (the live runtime's lints: some tens of thousands of
-    // names at once).
-    if operationIndex.capacity < 4 * operationIndex.count {
-      operationIndex.reserveCapacity(4 * operationIndex.count)
+    // instructions a name at the usual load, up to three quarters full): at most half full, runs
+    // are short. Only a projection that retires pays the room (the live runtime's lints).
+    if operationIndex.capacity < 2 * operationIndex.count {
+      operationIndex.reserveCapacity(2 * operationIndex.count)
     }
     guard let i = operationIndex.removeValue(forKey: name) else { return }
     precondition(
