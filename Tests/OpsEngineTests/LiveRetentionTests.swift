@@ -142,6 +142,47 @@ import Testing
     #expect(rt.state(of: "op17") == nil)
   }
 
+  /// With nothing kept, operations linked every way (dependencies declared and added late,
+  /// completion blocks, a group's children and what a child produces, condition-produced
+  /// dependencies) are retired once nothing can need them, and groups never are.
+  @Test func retirementFollowsEveryKindOfLink() throws {
+    let rt = LiveRuntime(retention: try LiveRetention(keepingFinished: 0))
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 3))
+    for r in 0..<40 {
+      try rt.addOperation(live("a\(r)"), work: busyWork(steps: 1), on: "q")
+      try rt.addOperation(live("b\(r)", deps: ["a\(r)"]), work: .sync { _ in }, on: "q")
+      var c = live("c\(r)", deps: ["a\(r)", "b\(r)"])
+      c.completion = true
+      try rt.addOperation(c, work: .sync { _ in }, on: "q")
+      // Declared, linked after declaration, then enqueued.
+      try rt.addOperation(live("late\(r)"), work: .sync { _ in })
+      try rt.addDependency("late\(r)", on: "c\(r)")
+      try rt.enqueue("late\(r)", on: "q")
+      // A group whose child produces another child.
+      try rt.addOperation(live("k\(r)a"), work: .sync { _ in })
+      try rt.addOperation(live("p\(r)"), work: .sync { _ in })
+      try rt.addOperation(live("k\(r)b"), work: .sync { ctx in _ = ctx.produce("p\(r)") })
+      try rt.addOperation(
+        OperationSpec(name: "g\(r)", children: ["k\(r)a", "k\(r)b"]), work: .none, on: "q")
+      // A condition that produces its dependency.
+      try rt.addOperation(live("login\(r)"), work: .sync { _ in })
+      try rt.addOperation(
+        OperationSpec(
+          name: "cond\(r)", dependencies: ["b\(r)"],
+          conditions: [ConditionSpec(name: "loggedIn", dependency: "login\(r)")]),
+        work: .sync { _ in }, on: "q")
+    }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    // One more step after everything finished retries what waited for a dependent.
+    try rt.addOperation(live("last"), work: .none, on: "q")
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    // The early rounds are gone; groups are never retired.
+    for name in ["a0", "b0", "c0", "late0", "cond0", "login0"] {
+      #expect(rt.state(of: name) == nil, "\(name) should be retired")
+    }
+    #expect(rt.state(of: "g0") == .finished)
+  }
+
   @Test func aNegativeRetentionIsRefused() {
     #expect(throws: EngineError.self) { try LiveRetention(keepingFinished: -1) }
     #expect(LiveRetention.standard.finishedKept == 10_000)
