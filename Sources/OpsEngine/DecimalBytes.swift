@@ -21,6 +21,12 @@ enum DecimalBytes {
     }
   }
 
+  /// `String(value)`'s bytes: the digits, after a minus sign if negative.
+  static func append(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    append(UInt64(value.magnitude), to: &out)
+  }
+
   /// Seconds in their shortest form at microsecond resolution ("0", "1.5", "0.000001", "-2.125"):
   /// `formatSeconds` and every trace write them this way.
   static func appendSeconds(_ seconds: Double, to out: inout [UInt8]) {

@@ -188,8 +188,7 @@ extension Event {
   public func appendJSONLine(to out: inout [UInt8]) {
     out.reserveCapacity(out.count + 192)
     out.appendASCII(#"{"seq":"#)
-    if seq < 0 { out.append(UInt8(ascii: "-")) }
-    DecimalBytes.append(UInt64(seq.magnitude), to: &out)
+    DecimalBytes.append(seq, to: &out)
     out.appendASCII(#","time":"#)
     DecimalBytes.appendSeconds(time, to: &out)
     out.appendASCII(#","type":"#)

@@ -55,7 +55,7 @@ extension StateCause {
     case .dependencyFinished(let d, let n):
       out.appendField("dependency", d)
       out.appendKey("of")
-      out.appendInt(n)
+      DecimalBytes.append(n, to: &out)
     case .conditionFailed(let c):
       out.appendField("condition", c)
     case .cancelled(let c), .finishedAtOnce(let c):
@@ -65,9 +65,9 @@ extension StateCause {
     case .started(let q, let slot, let limit, let after):
       out.appendField("queue", q)
       out.appendKey("slot")
-      out.appendInt(slot)
+      DecimalBytes.append(slot, to: &out)
       out.appendKey("limit")
-      if let limit { out.appendInt(limit) } else { out.appendASCII("null") }
+      if let limit { DecimalBytes.append(limit, to: &out) } else { out.appendASCII("null") }
       if let after {
         // Nearly every start at a queue's limit: its fields written without building them.
         out.appendKey("after")
@@ -77,7 +77,7 @@ extension StateCause {
           JSONValue.writeString(o, into: &out)
         case .limitRaised(let v):
           out.appendASCII(#"{"kind":"limitRaised","to":"#)
-          if let v { out.appendInt(v) } else { out.appendASCII("null") }
+          if let v { DecimalBytes.append(v, to: &out) } else { out.appendASCII("null") }
         case .resumed:
           out.appendASCII(#"{"kind":"resumed""#)
         }
@@ -91,7 +91,7 @@ extension StateCause {
       DecimalBytes.appendSeconds(t, to: &out)
     case .childrenFinished(let n):
       out.appendKey("children")
-      out.appendInt(n)
+      DecimalBytes.append(n, to: &out)
     case .noDependencies, .conditionsSatisfied, .skippedMain, .workReturned, .ranDespiteCancel,
       .observersNotified:
       break
@@ -119,11 +119,5 @@ extension [UInt8] {
   /// A literal's bytes (`String(...).utf8` went through the string's storage for each).
   mutating func appendASCII(_ text: StaticString) {
     text.withUTF8Buffer { append(contentsOf: $0) }
-  }
-
-  /// `String(n)`'s bytes.
-  fileprivate mutating func appendInt(_ n: Int) {
-    if n < 0 { append(UInt8(ascii: "-")) }
-    DecimalBytes.append(UInt64(n.magnitude), to: &self)
   }
 }

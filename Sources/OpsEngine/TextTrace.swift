@@ -38,8 +38,7 @@ public struct TextTrace: Sendable {
     Self.padLeft(from: start, to: 9, in: &out)
     Self.appendSpaces(2, to: &out)
     let seqStart = out.count
-    if e.seq < 0 { out.append(UInt8(ascii: "-")) }
-    DecimalBytes.append(UInt64(e.seq.magnitude), to: &out)
+    DecimalBytes.append(e.seq, to: &out)
     Self.padLeft(from: seqStart, to: 6, in: &out)
     Self.appendSpaces(2, to: &out)
     let subject = e.kind.subject
