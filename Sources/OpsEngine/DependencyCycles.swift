@@ -11,7 +11,7 @@ struct DependencyCycles {
   private var byMember: [Int: [Int]] = [:]
   private var keys = Set<[Int]>()
 
-  mutating func edgeAdded(from a: Int, to b: Int, in ops: [OperationRecord]) {
+  mutating func edgeAdded(from a: Int, to b: Int, in ops: ChunkedArray<OperationRecord>) {
     guard let cycle = Self.path(closing: a, b, in: ops) else { return }
     let key = cycle.sorted()
     guard keys.insert(key).inserted else { return }
@@ -22,7 +22,7 @@ struct DependencyCycles {
   }
 
   /// The cycles through `op` not reported yet; marks them reported.
-  mutating func unreported(through op: Int, in ops: [OperationRecord]) -> [[Int]] {
+  mutating func unreported(through op: Int, in ops: ChunkedArray<OperationRecord>) -> [[Int]] {
     guard let indices = byMember[op] else { return [] }
     var out: [[Int]] = []
     for i in indices where !reported[i] {
@@ -41,7 +41,7 @@ struct DependencyCycles {
   /// recording where each was reached from. Returns an operation the other side has reached, if any.
   private static func expand(
     _ frontier: inout [Int], _ parents: inout [Int: Int], meeting other: [Int: Int],
-    in ops: [OperationRecord], edges: (OperationRecord) -> [Int]
+    in ops: ChunkedArray<OperationRecord>, edges: (OperationRecord) -> [Int]
   ) -> Int? {
     var next: [Int] = []
     for x in frontier {
@@ -56,7 +56,7 @@ struct DependencyCycles {
   }
 
   /// The cycle a → b → … → a that the new edge "a depends on b" closes, or nil.
-  static func path(closing a: Int, _ b: Int, in ops: [OperationRecord]) -> [Int]? {
+  static func path(closing a: Int, _ b: Int, in ops: ChunkedArray<OperationRecord>) -> [Int]? {
     if a == b { return [a] }
     // Nothing depends on a, or b depends on nothing: b cannot lead back to a. The usual edge (a new
     // operation naming earlier ones) is settled here, without a search or an allocation.

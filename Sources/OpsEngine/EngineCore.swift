@@ -66,7 +66,13 @@ final class EngineCore {
   // unowned(unsafe): the runtime owns the core and outlives it; no retain/release per host call.
   unowned(unsafe) let host: any EngineHost
   @exclusivity(unchecked) private(set) var seq = 0
-  @exclusivity(unchecked) var ops: [OperationRecord] = []
+  /// By id. Chunked, and a chunk of retired operations is released (see `retire`): with the live
+  /// runtime's retention its memory follows the operations still known, and it never reallocates one
+  /// large block (a flat array of 1M references freed 4 MB when it last grew, and glibc then raised
+  /// its mmap and trim thresholds for the whole process: every thread's arena kept what it freed).
+  @exclusivity(unchecked) var ops = ChunkedArray<OperationRecord>()
+  /// By chunk of `ops`: its retired operations.
+  @exclusivity(unchecked) var retiredInChunk: [Int] = []
   @exclusivity(unchecked) var queues: [QueueRecord] = []
   @exclusivity(unchecked) var opByName: [String: Int] = [:]
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]

@@ -133,6 +133,7 @@ public final class LiveRuntime: @unchecked Sendable {
         publishingTo = subscribers
         publishingRawSeq = core.seq
         lock.unlock()
+        publisher.delivers = !publishingTo.isEmpty
         publisher.wake(at: secondsSinceOrigin(), token: token)
       }
     }
@@ -237,7 +238,12 @@ public final class LiveRuntime: @unchecked Sendable {
       break
     }
     // Always published (folded and linted), so sequence numbers and warnings do not depend on when
-    // someone subscribed.
+    // someone subscribed. Past a small size the buffer grows once, straight to the backlog's room:
+    // doubling a large one freed the old block, glibc then raised its mmap and trim thresholds to
+    // that size, and every thread's arena went on keeping megabytes it had freed.
+    if buffer.count == buffer.capacity && buffer.count >= 1024 && buffer.count < Self.backlogRoom {
+      buffer.reserveCapacity(Self.backlogRoom)
+    }
     buffer.append(event)
   }
 
@@ -309,6 +315,7 @@ public final class LiveRuntime: @unchecked Sendable {
       let subs = subscribers
       lock.unlock()
       publishingTo = subs
+      publisher.delivers = !subs.isEmpty
       // Each event moved out of the batch to the publisher, a placeholder that owns nothing left in
       // its place for the batch to destroy: publishing a borrowed event copied it.
       let placeholder = Self.movedOut
@@ -344,6 +351,11 @@ public final class LiveRuntime: @unchecked Sendable {
 
   /// Per-operation slots still held (tests: they follow the operations in flight).
   var keptSlots: Int { withCore { _ in slots.kept } }
+
+  /// Chunks of the core's records still held, and all there have been (tests: retired ones go).
+  var recordChunks: (held: Int, all: Int) {
+    withCore { core in (core.ops.heldChunks, core.ops.chunks.count) }
+  }
 
   /// The lints' projection (tests: what it still holds). On the delivery queue.
   var lintProjection: Projection { delivery.sync { publisher.projection } }
@@ -423,6 +435,9 @@ public final class LiveRuntime: @unchecked Sendable {
   /// buffer stays under a few MB. The delivery thread itself never waits (a subscriber that calls
   /// the runtime, or finishes async work, goes on at once), so no thread waits for itself.
   static let backlogLimit = 1 << 16
+  /// The buffer's size once it has grown: the bound, and room for the events other threads buffer
+  /// before the one that found it full has drained it.
+  static let backlogRoom = backlogLimit + backlogLimit / 4
   /// Unfinished operations above which `addOperation` yields its core after its step (measured in
   /// docs/BENCHMARKS.md, "Session 10": 100k no-op operations at limit 4, peak memory roughly halved
   /// and no slower).

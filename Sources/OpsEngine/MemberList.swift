@@ -16,7 +16,7 @@ struct MemberList {
 
   /// Removes `op` if it is a member (a barrier on an empty queue never was); the last member takes
   /// its place.
-  mutating func remove(_ op: OperationRecord, in ops: [OperationRecord]) {
+  mutating func remove(_ op: OperationRecord, in ops: ChunkedArray<OperationRecord>) {
     let p = op.memberPosition
     guard p >= 0 else { return }
     let last = ids.removeLast()

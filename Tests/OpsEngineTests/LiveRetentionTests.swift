@@ -104,6 +104,26 @@ import Testing
     #expect(rt.lintProjection.traits.errors == 0)
   }
 
+  /// The core's records of retired operations are given back a chunk at a time, so its memory
+  /// follows the operations it still knows rather than every one it ever ran.
+  @Test func theRecordsOfRetiredOperationsAreReleased() throws {
+    let rt = LiveRuntime(lints: [], retention: try LiveRetention(keepingFinished: 10))
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))
+    let count = 20 * ChunkedArray<OperationRecord>.chunkSize
+    for i in 0..<count { try rt.addOperation(live("op\(i)"), work: .none, on: "q") }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    let chunks = rt.recordChunks
+    #expect(chunks.all == 20)
+    // The last chunk holds the ten kept; an older one may wait for the retirement that lags a step.
+    #expect(chunks.held <= 2, "\(chunks.held) of \(chunks.all) chunks of records are still held")
+    // Still known: the kept ones, read through a held chunk; gone: the rest, through released ones.
+    #expect(rt.state(of: "op\(count - 1)") == .finished)
+    #expect(rt.state(of: "op0") == nil && rt.state(of: "op\(count / 2)") == nil)
+    // A name of a released chunk can be taken again.
+    try rt.addOperation(live("op0"), work: .none, on: "q")
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+  }
+
   @Test func retainingEverythingForgetsNothing() throws {
     let rt = LiveRuntime(lints: [], retention: .all)
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))

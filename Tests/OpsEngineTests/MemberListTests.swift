@@ -5,7 +5,7 @@ import Testing
 /// `MemberList`: a queue's members, removed in any order, each record knowing its place.
 @Suite struct MemberListTests {
   @Test func removingInAnyOrderKeepsEveryPositionRight() {
-    let ops = (0..<50).map { OperationRecord(id: $0, spec: OperationSpec(name: "o\($0)")) }
+    let ops = records(50)
     var members = MemberList()
     for op in ops { members.insert(op) }
     var expected = Set(0..<50)
@@ -21,7 +21,7 @@ import Testing
   }
 
   @Test func removingAnOperationThatIsNoMemberChangesNothing() {
-    let ops = (0..<3).map { OperationRecord(id: $0, spec: OperationSpec(name: "o\($0)")) }
+    let ops = records(3)
     var members = MemberList()
     members.insert(ops[0])
     members.insert(ops[1])
@@ -31,5 +31,12 @@ import Testing
     members.remove(ops[0], in: ops)
     members.remove(ops[0], in: ops)
     #expect(members.ids == [1] && ops[1].memberPosition == 0)
+  }
+
+  /// Records by id, kept as the engine keeps them.
+  private func records(_ n: Int) -> ChunkedArray<OperationRecord> {
+    var ops = ChunkedArray<OperationRecord>()
+    for i in 0..<n { ops.append(OperationRecord(id: i, spec: OperationSpec(name: "o\(i)"))) }
+    return ops
   }
 }

@@ -2,6 +2,7 @@
 public struct IgnoresCancellationLint: Lint {
   public let kind = "ignoresCancellation"
   public var eventTypes: Set<String>? { ["cancelled", "state"] }
+  public var states: Set<OperationState>? { [.executing] }
   public let summary = "an operation kept executing for a while after it was cancelled"
   public let teaching = "Its work never checks isCancelled, so cancel() only set a flag."
   /// Seconds an operation may keep executing after being cancelled before it is flagged.

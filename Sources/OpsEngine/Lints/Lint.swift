@@ -14,6 +14,9 @@ public protocol Lint: Sendable {
   /// The event types (`EventKind.type`) after which `check(after:in:_:)` can find or note anything;
   /// after any other it is not called. nil (the default): after every event.
   var eventTypes: Set<String>? { get }
+  /// Of `state` events, those entering or leaving one of these states are the ones it can find or
+  /// note anything after; nil (the default): every transition.
+  var states: Set<OperationState>? { get }
   /// Looks at the projection right after `event` was folded into it.
   mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput)
   /// The earliest time this lint must look again though no event happens (time-based lints), or nil.
@@ -24,6 +27,7 @@ public protocol Lint: Sendable {
 
 extension Lint {
   public var eventTypes: Set<String>? { nil }
+  public var states: Set<OperationState>? { nil }
   public mutating func nextDeadline() -> Double? { nil }
   public mutating func check(at time: Double, in projection: Projection, _ out: inout LintOutput) {}
 }

@@ -3,6 +3,7 @@
 public struct NeverFinishesLint: Lint {
   public let kind = "neverFinishes"
   public var eventTypes: Set<String>? { ["state"] }
+  public var states: Set<OperationState>? { [.executing] }
   public let summary = "an operation has been executing far longer than expected"
   public let teaching =
     "An asynchronous operation that never calls finish holds its queue slot forever."

@@ -2,6 +2,7 @@
 public struct StarvedLint: Lint {
   public let kind = "starved"
   public var eventTypes: Set<String>? { ["state"] }
+  public var states: Set<OperationState>? { [.executing] }
   public let summary = "a ready operation keeps being overtaken by higher priorities"
   public let teaching = "A steady stream of higher priorities can starve it."
   /// Overtaken this many times while ready counts as starved.

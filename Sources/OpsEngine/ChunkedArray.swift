@@ -2,6 +2,8 @@
 /// every chunk until that chunk is written. The board keeps copies of the projection as time-travel
 /// checkpoints; with one flat array each checkpoint held its own copy of every operation's record
 /// (about 150 MB at 50,000 operations), with chunks it holds only those changed since the last one.
+/// The engine core keeps its records in one too, for `releaseChunk`: no large block is ever
+/// reallocated, and the memory of retired operations is given back.
 public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
   public typealias Index = Int
   public typealias Indices = Range<Int>
@@ -65,6 +67,9 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     if chunks[chunk].isEmpty { return withUnsafePointer(to: standIn!) { get($0) } }
     return chunks[chunk].withUnsafeBufferPointer { get($0.baseAddress! + (i & Self.mask)) }
   }
+
+  /// Chunks holding elements (not released).
+  var heldChunks: Int { chunks.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
 
   /// Frees the full chunk holding element `i`: each of its elements reads as `standIn` from now on,
   /// and writing one is an error. For records nothing will change again (the live runtime's lints
