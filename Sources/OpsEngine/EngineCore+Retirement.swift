@@ -39,10 +39,18 @@ extension EngineCore {
     if staleNames > 1024 && staleNames * 2 > opByName.count { sweepStaleNames() }
   }
 
+  /// Emptied and refilled in place, through a scratch list kept between sweeps: a new table each
+  /// time freed the old one (~800 KB with 10,000 operations kept; 30 times in 1M operations) and
+  /// grew the new one back, and each large block freed makes glibc raise its mmap and trim
+  /// thresholds, after which the threads' arenas keep more of what they free.
   private func sweepStaleNames() {
-    var live = [String: Int](minimumCapacity: max(0, opByName.count - staleNames))
-    for (name, id) in opByName where ops[id] !== retiredPlaceholder { live[name] = id }
-    opByName = live
+    sweepScratch.removeAll(keepingCapacity: true)
+    for (name, id) in opByName where ops[id] !== retiredPlaceholder {
+      sweepScratch.append((name, id))
+    }
+    opByName.removeAll(keepingCapacity: true)
+    for (name, id) in sweepScratch { opByName[name] = id }
+    sweepScratch.removeAll(keepingCapacity: true)
     staleNames = 0
   }
 

@@ -118,6 +118,8 @@ final class EngineCore {
   @exclusivity(unchecked) var retiredCount = 0
   /// Names in `opByName` of operations retired since the last sweep (see `retire`).
   @exclusivity(unchecked) var staleNames = 0
+  /// The live names during a sweep of stale ones (see `sweepStaleNames`).
+  @exclusivity(unchecked) var sweepScratch: [(String, Int)] = []
   /// Operations finished since the host last emptied it, when the host asks for it (retention).
   @exclusivity(unchecked) var finishedLog: [Int]?
 
