@@ -43,7 +43,49 @@ import Testing
     #expect(starts.value.contains("cancelled") && starts.value.contains("didStart"))
   }
 
-  /// A lint's types are all it needs: called after every event instead, each standard lint finds
+  /// Whether a `state` event enters or leaves one of `states` (nil, or any other event: yes).
+  static func concerns(_ event: Event, _ states: Set<OperationState>?) -> Bool {
+    guard let states, case .state(_, let from, let to, _) = event.kind else { return true }
+    return states.contains(from) || states.contains(to)
+  }
+
+  @Test func aLintIsCalledOnlyAfterTransitionsOfTheStatesItNames() throws {
+    struct Transitions: Lint {
+      let kind = "transitions"
+      let summary = "records the transitions it is called after"
+      let teaching = ""
+      var eventTypes: Set<String>? { ["state", "didStart"] }
+      var states: Set<OperationState>? { [.ready] }
+      let calls: Locked<[String]>
+      mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput) {
+        guard case .state(let o, let from, let to, _) = event.kind else {
+          return calls.withLock { $0.append(event.kind.type) }
+        }
+        calls.withLock { $0.append("\(o) \(from.rawValue)>\(to.rawValue)") }
+      }
+    }
+    let calls = Locked<[String]>([])
+    let rt = VirtualRuntime(lints: [Transitions(calls: calls)])
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    try rt.addOperations(
+      ["a", "b"].map { OperationSpec(name: $0, work: WorkScript(duration: 0.1)) })
+    for o in ["a", "b"] { try rt.enqueue(o, on: "q") }
+    rt.run()
+    let expected = rt.events.compactMap { event -> String? in
+      switch event.kind {
+      case .state(let o, let from, let to, _) where from == .ready || to == .ready:
+        "\(o) \(from.rawValue)>\(to.rawValue)"
+      case .didStart: "didStart"
+      default: nil
+      }
+    }
+    // Entering ready and leaving it, for each; other transitions are not its concern.
+    #expect(calls.value == expected)
+    #expect(expected.filter { $0.hasSuffix(">ready") }.count == 2)
+    #expect(expected.filter { $0.contains(" ready>") }.count == 2)
+  }
+
+  /// A lint's types and states are all it needs: called after every event instead, each standard lint finds
   /// the same and asks for the same wake-up, on random workloads with suspensions, cancels and
   /// limit changes, over the full fold and over the live runtime's lean one.
   @Test func everyStandardLintNamesEveryTypeItNeeds() async {
@@ -58,7 +100,9 @@ import Testing
           for i in named.indices {
             var a = LintOutput()
             var b = LintOutput()
-            if named[i].eventTypes?.contains(event.kind.type) ?? true {
+            if named[i].eventTypes?.contains(event.kind.type) ?? true,
+              Self.concerns(event, named[i].states)
+            {
               named[i].check(after: event, in: p, &a)
             }
             every[i].check(after: event, in: p, &b)
