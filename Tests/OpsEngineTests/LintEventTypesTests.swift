@@ -108,7 +108,7 @@ import Testing
             every[i].check(after: event, in: p, &b)
             #expect(a.findings.map(\.subject) == b.findings.map(\.subject), "\(named[i].kind)")
             #expect(
-              named[i].nextDeadline() == every[i].nextDeadline(),
+              named[i].nextDeadline(in: p) == every[i].nextDeadline(in: p),
               "\(named[i].kind) after \(event.kind.type) #\(event.seq)\n\(scenario)")
           }
         }

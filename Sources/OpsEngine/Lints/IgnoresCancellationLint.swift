@@ -31,7 +31,9 @@ public struct IgnoresCancellationLint: Lint {
     }
   }
 
-  public mutating func nextDeadline() -> Double? { deadlines.earliest() }
+  public mutating func nextDeadline(in projection: Projection) -> Double? {
+    deadlines.earliest()
+  }
 
   public mutating func check(at time: Double, in p: Projection, _ out: inout LintOutput) {
     for o in deadlines.due(at: time) {

@@ -20,7 +20,8 @@ public protocol Lint: Sendable {
   /// Looks at the projection right after `event` was folded into it.
   mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput)
   /// The earliest time this lint must look again though no event happens (time-based lints), or nil.
-  mutating func nextDeadline() -> Double?
+  /// `projection` is the state now: a lint may drop deadlines it no longer needs by reading it.
+  mutating func nextDeadline(in projection: Projection) -> Double?
   /// A deadline it asked for is due (the projection's clock is `time`).
   mutating func check(at time: Double, in projection: Projection, _ out: inout LintOutput)
 }
@@ -28,7 +29,7 @@ public protocol Lint: Sendable {
 extension Lint {
   public var eventTypes: Set<String>? { nil }
   public var states: Set<OperationState>? { nil }
-  public mutating func nextDeadline() -> Double? { nil }
+  public mutating func nextDeadline(in projection: Projection) -> Double? { nil }
   public mutating func check(at time: Double, in projection: Projection, _ out: inout LintOutput) {}
 }
 

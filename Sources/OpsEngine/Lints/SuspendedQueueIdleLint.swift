@@ -32,7 +32,9 @@ public struct SuspendedQueueIdleLint: Lint {
     }
   }
 
-  public mutating func nextDeadline() -> Double? { deadlines.earliest() }
+  public mutating func nextDeadline(in projection: Projection) -> Double? {
+    deadlines.earliest()
+  }
 
   public mutating func check(at time: Double, in p: Projection, _ out: inout LintOutput) {
     for name in deadlines.due(at: time) {

@@ -126,7 +126,11 @@ public final class EventPublisher {
     scheduledWake = nil
     projection.advanceClock(to: time)
     for i in lints.indices {
-      guard let d = lints[i].nextDeadline(), d <= time + 1e-9 else { continue }
+      var due = false
+      projection.lend { current in
+        if let d = lints[i].nextDeadline(in: current), d <= time + 1e-9 { due = true }
+      }
+      guard due else { continue }
       var out = LintOutput()
       lints[i].check(at: time, in: projection, &out)
       raise(out, by: i, at: time)
@@ -157,8 +161,10 @@ public final class EventPublisher {
 
   func rescheduleWake() {
     var next: Double?
-    for i in lints.indices {
-      if let d = lints[i].nextDeadline(), d < (next ?? .infinity) { next = d }
+    projection.lend { current in
+      for i in lints.indices {
+        if let d = lints[i].nextDeadline(in: current), d < (next ?? .infinity) { next = d }
+      }
     }
     guard next != scheduledWake else { return }
     wakeToken += 1
