@@ -5,6 +5,8 @@ public struct SuspendedQueueIdleLint: Lint {
   public var eventTypes: Set<String>? {
     ["queueAdded", "queueSuspended", "queueResumed", "operationAdded", "state"]
   }
+  /// What it reads changes only when an operation starts or stops executing or finishes.
+  public var states: Set<OperationState>? { [.executing, .finished] }
   public let summary = "a suspended queue holds work while nothing else runs"
   public let teaching = "Nothing will happen until it is resumed."
   /// Seconds a suspended queue may hold work while nothing runs before it is flagged.

@@ -39,6 +39,9 @@ public struct Projection: Sendable, Equatable {
   public private(set) var traits = OperationTraits()
 
   private var queueIndex: [String: Int] = [:]
+  /// The queue of the last operation added: most are added to the same queue as the one before, and
+  /// comparing a short name costs less than hashing it. Queues are never removed.
+  private var lastQueueAdded: (name: String, index: Int)?
   private var operationIndex: [String: Int] = [:]
   private var recent = RecentSlots()
   private var warningsBySubject: [String: [Int]] = [:]
@@ -264,8 +267,10 @@ public struct Projection: Sendable, Equatable {
     name: "", index: -1, queue: "", priority: .normal, qos: .default, kind: .plain, work: nil,
     state: .finished, enteredState: 0, dependencies: [], conditions: [], history: [])
 
-  /// Forgets a finished operation: its name is no longer known and its record is freed (it reads as
-  /// `retiredStandIn`; a chunk of `operations` all retired is released). The live runtime's lints
+  /// Forgets a finished operation: its name is no longer known, and once every operation of its
+  /// chunk of `operations` is retired the chunk is released (each then reads as `retiredStandIn`;
+  /// until then the record reads as it was, finished; overwriting it with the stand-in at once was
+  /// ~1,000 instructions a retirement on the live runtime's delivery thread). The live runtime's lints
   /// fold the whole stream, so without this they would keep every operation ever run; it retires an
   /// operation here once its core has retired it (see `LiveRetention`): finished, and every
   /// operation that depends on it finished, so no later event names it.
@@ -284,7 +289,6 @@ public struct Projection: Sendable, Equatable {
     var counts = traits
     operations.read(i) { counts.count(at: $0, by: -1) }
     traits = counts
-    operations[i] = Self.retiredStandIn
     let chunk = i / ChunkedArray<OperationInfo>.chunkSize
     if retiredInChunk.count <= chunk {
       retiredInChunk += repeatElement(0, count: chunk + 1 - retiredInChunk.count)
@@ -376,7 +380,12 @@ public struct Projection: Sendable, Equatable {
     var op = OperationInfo(
       name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
       enteredState: time, dependencies: deps, conditions: conditions, history: history)
-    op.queueIndex = queueIndex[q]
+    if let last = lastQueueAdded, last.name == q {
+      op.queueIndex = last.index
+    } else {
+      op.queueIndex = queueIndex[q]
+      if let i = op.queueIndex { lastQueueAdded = (q, i) }
+    }
     traits.count(op, by: 1)
     // Both are empty in most runs: no hashing of the name for them then.
     if !dependentsOfUnknown.isEmpty {
