@@ -399,11 +399,15 @@ public final class LiveRuntime: @unchecked Sendable {
     beginStep()
     defer {
       let crowded = unfinished > Self.crowdedAt
+      let farAhead = unfinished > Self.farAheadAt
       endStep()
       // An adding thread far ahead of the work only grows the unfinished records (the memory of
       // the run); giving its core to a worker or the delivery thread, if one is waiting for it,
       // costs it nothing it needs. A hint, not a wait: with nothing else to run it goes on at once.
-      if crowded { sched_yield() }
+      // Further ahead it waits for delivery (or delivers itself, if the delivery queue is idle):
+      // the lints' fold then sets the pace of adding. Never a wait for operations to run, so
+      // adding to a suspended queue goes on.
+      if farAhead { flushDeliveries() } else if crowded { sched_yield() }
     }
     // Each dependency looked up once, before anything is created (an unknown one is refused).
     var dependencies: [OperationRecord] = []
@@ -434,7 +438,7 @@ public final class LiveRuntime: @unchecked Sendable {
   /// added while the lints' delivery lagged (100k operations: ~45 MB of events at once); with it the
   /// buffer stays under a few MB. The delivery thread itself never waits (a subscriber that calls
   /// the runtime, or finishes async work, goes on at once), so no thread waits for itself.
-  static let backlogLimit = 1 << 16
+  static let backlogLimit = 1 << 14
   /// The buffer's size once it has grown: the bound, and room for the events other threads buffer
   /// before the one that found it full has drained it.
   static let backlogRoom = backlogLimit + backlogLimit / 4
@@ -442,6 +446,10 @@ public final class LiveRuntime: @unchecked Sendable {
   /// docs/BENCHMARKS.md, "Session 10": 100k no-op operations at limit 4, peak memory roughly halved
   /// and no slower).
   static let crowdedAt = 1024
+  /// Unfinished operations above which `addOperation` returns only once the events published so far
+  /// are delivered (docs/BENCHMARKS.md, "Session 11": 1M no-op operations with the lints at limit 4,
+  /// 15,000–55,000 unfinished at the peak without it and ~40–160 MB; with it ~65–70 MB).
+  static let farAheadAt = 8192
 
   /// Adds a declared operation to a queue.
   public func enqueue(_ operation: String, on queue: String) throws {

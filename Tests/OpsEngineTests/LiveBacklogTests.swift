@@ -6,6 +6,21 @@ import Testing
 /// The events waiting for delivery stay bounded whichever thread produces them: workers running
 /// operations already added wait for a lagging subscriber too, not only the thread adding them.
 @Suite struct LiveBacklogTests {
+  /// Far ahead of the work, an adding thread returns only once what it published is delivered, so
+  /// the lints' fold sets the pace of adding; it never waits for operations to run (the queue here
+  /// is suspended).
+  @Test func anAdderFarAheadWaitsForDeliveryNotForWork() throws {
+    let rt = LiveRuntime()
+    try rt.addQueue(QueueSpec(name: "q", suspended: true))
+    let n = LiveRuntime.farAheadAt
+    for i in 0..<(n + 50) {
+      try rt.addOperation(live("op\(i)"), work: .none, on: "q")
+      if i >= n { #expect(rt.undeliveredEvents == 0, "op\(i) returned with events undelivered") }
+    }
+    #expect(rt.perform(.resume(queue: "q")) == .applied)
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+  }
+
   @Test func workersWaitForALaggingSubscriber() throws {
     let rt = LiveRuntime(lints: [])
     let gate = DispatchSemaphore(value: 0)
