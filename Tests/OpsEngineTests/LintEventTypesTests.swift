@@ -151,3 +151,31 @@ import Testing
     }
   }
 }
+
+/// `NeverFinishesLint` keeps deadlines of the minimum length in a queue and the others in a heap.
+@Suite struct NeverFinishesDeadlineTests {
+  /// Due together, they are raised in the order of their operations, wherever each was kept.
+  @Test func deadlinesDueTogetherAreRaisedInOperationOrder() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    // Expected 2 s: flagged after 6 s (the heap). Expected 1 s: after the minimum, 5 s (the queue),
+    // from 1 s for those that wait for the gate. Indices interleave the two.
+    let heap = WorkScript(duration: 2, finishes: false)
+    let queued = WorkScript(duration: 1, finishes: false)
+    try rt.addOperations([
+      OperationSpec(name: "h1", work: heap),
+      OperationSpec(name: "m1", dependencies: ["gate"], work: queued),
+      OperationSpec(name: "m2", dependencies: ["gate"], work: queued),
+      OperationSpec(name: "h2", work: heap),
+      OperationSpec(name: "gate", work: WorkScript(duration: 1)),
+      OperationSpec(name: "early", work: queued),
+    ])
+    for o in ["h1", "m1", "m2", "h2", "gate", "early"] { try rt.enqueue(o, on: "q") }
+    rt.run(until: 10)
+    let raised = rt.events.compactMap { event -> String? in
+      guard case .warning("neverFinishes", let subject, _) = event.kind else { return nil }
+      return "\(subject)@\(event.time)"
+    }
+    #expect(raised == ["early@5.0", "h1@6.0", "m1@6.0", "m2@6.0", "h2@6.0"])
+  }
+}
