@@ -28,7 +28,7 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Each operation's work until it starts and its context while it runs, by id.
   @exclusivity(unchecked) private var slots = LiveSlots()
   @exclusivity(unchecked) private var conditionClosures: [Int: [String: LiveCondition]] = [:]
-  @exclusivity(unchecked) private var buffer: [Event] = []
+  @exclusivity(unchecked) private var buffer = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
   @exclusivity(unchecked) private var subscribers:
     [(from: Int, handler: @Sendable (Event) -> Void)] = []
   @exclusivity(unchecked) private var drainScheduled = false
@@ -99,7 +99,8 @@ public final class LiveRuntime: @unchecked Sendable {
       []
   @exclusivity(unchecked) private var publishingRawSeq = 0
   /// On `delivery`: the storage of the batch being published, empty between drains (see `drain`).
-  @exclusivity(unchecked) private var deliveryBatch: [Event] = []
+  @exclusivity(unchecked) private var deliveryBatch = EventBuffer(
+    roomAfterGrowth: LiveRuntime.backlogRoom)
   /// The engine's own callbacks (timers, scripted conditions, completions) are short and must not wait
   /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
   private let internalQueue = DispatchQueue(label: "opsview.live.engine")
@@ -241,9 +242,6 @@ public final class LiveRuntime: @unchecked Sendable {
     // someone subscribed. Past a small size the buffer grows once, straight to the backlog's room:
     // doubling a large one freed the old block, glibc then raised its mmap and trim thresholds to
     // that size, and every thread's arena went on keeping megabytes it had freed.
-    if buffer.count == buffer.capacity && buffer.count >= 1024 && buffer.count < Self.backlogRoom {
-      buffer.reserveCapacity(Self.backlogRoom)
-    }
     buffer.append(event)
   }
 
@@ -295,13 +293,11 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Operations retired while the batch's events were buffered are forgotten by the lints after it:
   /// every event about them is in the batch or an earlier one.
   private func drain() {
-    // The batch is kept between drains (emptied, with its capacity), so the buffer it is swapped
-    // with does not grow again from nothing at every drain: a local one gave the engine a fresh
-    // array to regrow each time, reallocated and page-faulted event by event (~9% of all samples
-    // with the standard lints).
-    var batch: [Event] = []
-    swap(&batch, &deliveryBatch)
-    defer { swap(&batch, &deliveryBatch) }
+    // The batch is kept between drains (emptied, with its room), so the buffer it is swapped with
+    // does not grow again from nothing at every drain: a fresh one each time was reallocated and
+    // page-faulted event by event (~9% of all samples with the standard lints).
+    var batch = deliveryBatch
+    defer { deliveryBatch = batch }
     var retired: [String] = []
     while true {
       lock.lock()
@@ -316,31 +312,18 @@ public final class LiveRuntime: @unchecked Sendable {
       lock.unlock()
       publishingTo = subs
       publisher.delivers = !subs.isEmpty
-      // Each event moved out of the batch to the publisher, a placeholder that owns nothing left in
-      // its place for the batch to destroy: publishing a borrowed event copied it.
-      let placeholder = Self.movedOut
-      batch.withUnsafeMutableBufferPointer { events in
-        guard var event = events.baseAddress else { return }
-        for _ in 0..<events.count {
-          publishingRawSeq = event.pointee.seq
-          let owned = event.move()
-          event.initialize(to: placeholder)
-          publisher.publish(owned, rescheduling: false)
-          event += 1
-        }
+      // Each event moved out to the publisher: publishing a borrowed one copied it.
+      batch.drain { event in
+        publishingRawSeq = event.seq
+        publisher.publish(event, rescheduling: false)
       }
       if !retired.isEmpty {
         publisher.retire(operations: retired)
         retired.removeAll(keepingCapacity: true)
       }
       publisher.rescheduleWake()
-      batch.removeAll(keepingCapacity: true)
     }
   }
-
-  /// What stays in a delivered batch in place of each event moved out of it (its string is
-  /// immortal: nothing to retain or release).
-  private static let movedOut = Event(seq: 0, time: 0, kind: .queueSuspended(queue: ""))
 
   /// Events published by the engine and not yet taken for delivery (tests: the backlog's bound).
   var undeliveredEvents: Int {

@@ -1,0 +1,52 @@
+/// The live runtime's events between the engine step that made them and their delivery: appended
+/// under the engine lock, then moved out one by one, in order, on the delivery queue. Unlike an
+/// array it can be emptied by moving its events out without destroying anything in their place (an
+/// array needed a placeholder event left in each slot and destroyed later, ~70 instructions an event
+/// on the delivery thread). Its room is kept when emptied and grows once past a small size, straight
+/// to `roomAfterGrowth` (see `LiveRuntime.backlogRoom`). Not thread-safe: its owner's lock guards it.
+final class EventBuffer {
+  private var base: UnsafeMutablePointer<Event>
+  private(set) var capacity: Int
+  private(set) var count = 0
+  /// The room a buffer past 1,024 events grows to at once.
+  let roomAfterGrowth: Int
+
+  init(roomAfterGrowth: Int) {
+    precondition(roomAfterGrowth >= 1024, "a buffer's room after growth must be at least 1,024")
+    self.roomAfterGrowth = roomAfterGrowth
+    capacity = 64
+    base = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    base.deinitialize(count: count)
+    base.deallocate()
+  }
+
+  var isEmpty: Bool { count == 0 }
+
+  func append(_ event: consuming Event) {
+    if count == capacity { grow() }
+    (base + count).initialize(to: event)
+    count += 1
+  }
+
+  /// Moves each event out to `body`, oldest first, leaving the buffer empty with its room.
+  func drain(_ body: (consuming Event) -> Void) {
+    // Counted down first: whatever `body` does, no event is moved out twice.
+    let n = count
+    count = 0
+    for i in 0..<n { body((base + i).move()) }
+  }
+
+  private func grow() {
+    // Doubling up to 1,024, then straight to the full room (doubling a large block freed the
+    // old one each time; see `LiveRuntime.record`), and doubling again only past that.
+    let room = capacity < 1024 ? capacity * 2 : max(roomAfterGrowth, capacity * 2)
+    let grown = UnsafeMutablePointer<Event>.allocate(capacity: room)
+    grown.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = grown
+    capacity = room
+  }
+}
