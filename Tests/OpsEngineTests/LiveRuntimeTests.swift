@@ -228,4 +228,30 @@ import Testing
     #expect(events.map(\.seq) == Array(1...rt.eventCount))
     #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
   }
+
+  /// Every subscriber gets every event from the moment it subscribed, warnings included, in order
+  /// (delivery hands each batch to one subscriber after another).
+  @Test func aLaterSubscriberSeesTheSameStreamFromWhereItJoined() throws {
+    let rt = LiveRuntime()
+    let early = EventLog(rt)
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))
+    try rt.addQueue(QueueSpec(name: "parked", suspended: true))
+    for i in 0..<300 { try rt.addOperation(live("a\(i)"), work: .none, on: "q") }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    rt.flushDeliveries()
+    let joinedAfter = early.events.count
+    let late = EventLog(rt)
+    try rt.addOperation(live("held"), work: .none, on: "parked")
+    // Cancelled while its queue is suspended: a warning in the stream.
+    #expect(rt.perform(.cancel(operation: "held")) == .applied)
+    for i in 0..<300 { try rt.addOperation(live("b\(i)"), work: .none, on: "q") }
+    #expect(rt.perform(.resume(queue: "parked")) == .applied)
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    rt.flushDeliveries()
+    let all = early.events
+    let tail = late.events
+    #expect(all.map(\.seq) == Array(1...rt.eventCount))
+    #expect(tail == Array(all.dropFirst(joinedAfter)))
+    #expect(tail.contains { $0.kind.type == "warning" && $0.kind.subject == "held" })
+  }
 }
