@@ -68,8 +68,9 @@ final class EngineCore {
   @exclusivity(unchecked) private(set) var seq = 0
   /// By id. Chunked, and a chunk of retired operations is released (see `retire`): with the live
   /// runtime's retention its memory follows the operations still known, and it never reallocates one
-  /// large block (a flat array of 1M references freed 4 MB when it last grew, and glibc then raised
-  /// its mmap and trim thresholds for the whole process: every thread's arena kept what it freed).
+  /// large block (a flat array of 1M references freed 4 MB when it last grew; glibc then raises its
+  /// mmap and trim thresholds to that size, after which the threads' arenas keep more of what they
+  /// free).
   @exclusivity(unchecked) var ops = ChunkedArray<OperationRecord>()
   /// By chunk of `ops`: its retired operations.
   @exclusivity(unchecked) var retiredInChunk: [Int] = []

@@ -239,9 +239,7 @@ public final class LiveRuntime: @unchecked Sendable {
       break
     }
     // Always published (folded and linted), so sequence numbers and warnings do not depend on when
-    // someone subscribed. Past a small size the buffer grows once, straight to the backlog's room:
-    // doubling a large one freed the old block, glibc then raised its mmap and trim thresholds to
-    // that size, and every thread's arena went on keeping megabytes it had freed.
+    // someone subscribed.
     buffer.append(event)
   }
 

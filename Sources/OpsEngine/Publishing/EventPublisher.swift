@@ -13,15 +13,15 @@ public final class EventPublisher {
   /// live runtime's delivery with the standard lints.
   private let lintsByType: [[Int]]
   private static let stateCount = OperationState.allCases.count
-  /// By `from.order * stateCount + to.order`: the lints checked after a `state` event (see `Lint.states`).
-  /// A start or a finish concerns three of them; the other transitions of every operation called
-  /// each of them to return at once (~2,000 instructions an operation).
+  /// By `from.order * stateCount + to.order`: the lints checked after a `state` event (see
+  /// `Lint.states`). Most look only at starts and finishes; the other transitions of every
+  /// operation called each of them to return at once.
   private let lintsByTransition: [[Int]]
   @exclusivity(unchecked) private var raised = Set<String>()
   /// Receives every event, warnings included, in order, while `delivers` is true.
   var deliver: (Event) -> Void = { _ in }
-  /// False while nobody listens (the live runtime without subscribers): calling `deliver` with each
-  /// event only to find no one was ~1,600 instructions an operation of its delivery.
+  /// False while nobody listens (the live runtime without subscribers): `deliver` is then not called
+  /// for each event only to find no one (a closure call and its list retained and released).
   @exclusivity(unchecked) var delivers = true
   /// Asked to call `wake(at:token:)` at this time; a later request replaces an earlier one.
   var scheduleWake: (_ time: Double, _ token: Int) -> Void = { _, _ in }
