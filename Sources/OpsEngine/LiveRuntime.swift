@@ -430,7 +430,7 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Unfinished operations above which `addOperation` returns only once the events published so far
   /// are delivered (docs/BENCHMARKS.md, "Session 11": 1M no-op operations with the lints at limit 4
   /// had 15,000–55,000 unfinished at the peak without it, and a peak RSS of 80–120 MB; with it
-  /// 64–70 MB, and 55–58 MB with the backlog's bound lowered to 16,384 as well).
+  /// 65–74 MB, and 56–58 MB with the backlog's bound lowered to 16,384 as well).
   static let farAheadAt = 8192
 
   /// Adds a declared operation to a queue.
