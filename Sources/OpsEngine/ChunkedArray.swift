@@ -19,6 +19,8 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
   public private(set) var count = 0
   /// What every element of a released chunk reads as (see `releaseChunk`).
   @usableFromInline var standIn: Element?
+  /// By chunk: its elements counted by `retire` (empty until one is).
+  private var retiredInChunk: [Int] = []
 
   public init() {}
 
@@ -79,6 +81,17 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
       i >= 0 && (i | Self.mask) < count, "chunk of index \(i) is not a full chunk of 0..<\(count)")
     self.standIn = standIn
     chunks[i >> Self.shift] = []
+  }
+
+  /// Counts element `i` as retired (never written again; each element counted once). Once every
+  /// element of its chunk is, the chunk is released (`releaseChunk`) and each reads as `standIn`.
+  mutating func retire(_ i: Int, standIn: Element) {
+    let chunk = i >> Self.shift
+    if retiredInChunk.count <= chunk {
+      retiredInChunk += repeatElement(0, count: chunk + 1 - retiredInChunk.count)
+    }
+    retiredInChunk[chunk] += 1
+    if retiredInChunk[chunk] == Self.chunkSize { releaseChunk(containing: i, standIn: standIn) }
   }
 }
 

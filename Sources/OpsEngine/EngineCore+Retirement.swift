@@ -26,15 +26,8 @@ extension EngineCore {
   func retire(_ id: Int) {
     precondition(canRetire(id), "operation \(id) cannot be retired")
     ops[id] = retiredPlaceholder
+    ops.retire(id, standIn: retiredPlaceholder)
     retiredCount += 1
-    let chunk = id >> ChunkedArray<OperationRecord>.shift
-    if retiredInChunk.count <= chunk {
-      retiredInChunk += repeatElement(0, count: chunk + 1 - retiredInChunk.count)
-    }
-    retiredInChunk[chunk] += 1
-    if retiredInChunk[chunk] == ChunkedArray<OperationRecord>.chunkSize {
-      ops.releaseChunk(containing: id, standIn: retiredPlaceholder)
-    }
     staleNames += 1
     if staleNames > 1024 && staleNames * 2 > opByName.count { sweepStaleNames() }
   }

@@ -72,8 +72,6 @@ final class EngineCore {
   /// mmap and trim thresholds to that size, after which the threads' arenas keep more of what they
   /// free).
   @exclusivity(unchecked) var ops = ChunkedArray<OperationRecord>()
-  /// By chunk of `ops`: its retired operations.
-  @exclusivity(unchecked) var retiredInChunk: [Int] = []
   @exclusivity(unchecked) var queues: [QueueRecord] = []
   @exclusivity(unchecked) var opByName: [String: Int] = [:]
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]

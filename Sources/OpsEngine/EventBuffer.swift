@@ -40,8 +40,10 @@ final class EventBuffer {
   }
 
   private func grow() {
-    // Doubling up to 1,024, then straight to the full room (doubling a large block freed the
-    // old one each time; see `LiveRuntime.record`), and doubling again only past that.
+    // Doubling up to 1,024, then straight to the full room, and doubling again only past that:
+    // doubling a large block freed the old one each time, and glibc raises its mmap and trim
+    // thresholds to the size of a large block freed, after which the threads' arenas keep more
+    // of what they free.
     let room = capacity < 1024 ? capacity * 2 : max(roomAfterGrowth, capacity * 2)
     let grown = UnsafeMutablePointer<Event>.allocate(capacity: room)
     grown.moveInitialize(from: base, count: count)

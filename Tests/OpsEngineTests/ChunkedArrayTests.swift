@@ -54,6 +54,19 @@ import Testing
     #expect(chunked[600] == 600 && chunked.count == 601)
   }
 
+  @Test func aChunkIsReleasedOnceEachOfItsElementsIsRetired() {
+    var chunked = ChunkedArray<Int>()
+    for i in 0..<600 { chunked.append(i) }
+    // Out of order, all of the second chunk but one: it is still held, and reads as it was.
+    for i in (257..<512).reversed() { chunked.retire(i, standIn: -1) }
+    #expect(chunked.heldChunks == 3)
+    #expect(chunked[300] == 300)
+    chunked.retire(256, standIn: -1)
+    #expect(chunked.heldChunks == 2)
+    #expect((256..<512).allSatisfy { chunked[$0] == -1 })
+    #expect(chunked[255] == 255 && chunked[512] == 512)
+  }
+
   @Test func readingInPlaceSeesWhatTheSubscriptSees() {
     var records = ChunkedArray<[Int]>()
     for i in 0..<600 { records.append([i, -i]) }

@@ -53,8 +53,6 @@ public struct Projection: Sendable, Equatable {
   private var brokenCycles = Set<Int>()
   /// The producer of the operation about to be added (didProduce comes right before operationAdded).
   private var producer: (producer: String, produced: String)?
-  /// Retired operations in each chunk of `operations` (see `retire`).
-  private var retiredInChunk: [Int] = []
 
   /// Whether each operation's history of visits and observer calls is kept. The live runtime's lints
   /// fold without it: no standard lint reads either, and for every operation waiting in a queue the
@@ -289,14 +287,7 @@ public struct Projection: Sendable, Equatable {
     var counts = traits
     operations.read(i) { counts.count(at: $0, by: -1) }
     traits = counts
-    let chunk = i / ChunkedArray<OperationInfo>.chunkSize
-    if retiredInChunk.count <= chunk {
-      retiredInChunk += repeatElement(0, count: chunk + 1 - retiredInChunk.count)
-    }
-    retiredInChunk[chunk] += 1
-    if retiredInChunk[chunk] == ChunkedArray<OperationInfo>.chunkSize {
-      operations.releaseChunk(containing: i, standIn: Self.retiredStandIn)
-    }
+    operations.retire(i, standIn: Self.retiredStandIn)
   }
 
   /// Operations known by name (retired ones are not).
