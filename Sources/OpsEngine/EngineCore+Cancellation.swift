@@ -8,6 +8,8 @@ extension EngineCore {
     op.cancelCause = cause
     op.errors += errors
     emit(.cancelled(operation: op.name, errors: errors, cause: cause))
+    // Immediate mode finishes an executing operation without its work (see `cancel`).
+    if op.state == .executing && op.spec.cancellation == .immediate { host.abandonExecuting(op) }
   }
 
   /// Cancels one operation. Returns a reason when nothing could change. Several cancelled together

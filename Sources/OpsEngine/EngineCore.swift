@@ -9,6 +9,9 @@ protocol EngineHost: AnyObject {
   func execute(_ op: OperationRecord)
   func evaluate(_ op: OperationRecord, condition index: Int)
   func cancelExecuting(_ op: OperationRecord)
+  /// An executing operation of immediate cancellation was cancelled: the engine finishes it at once,
+  /// and its work, still running, is told to stop (the live runtime sets its context's flag).
+  func abandonExecuting(_ op: OperationRecord)
   func schedule(after seconds: Double, _ timer: EngineTimer)
 }
 
@@ -121,8 +124,27 @@ final class EngineCore {
   @exclusivity(unchecked) var sweepScratch: [(String, Int)] = []
   /// Operations finished since the host last emptied it, when the host asks for it (retention).
   @exclusivity(unchecked) var finishedLog: [Int]?
+  /// Operations added to a queue that have not finished (Foundation's `operationCount` over every
+  /// queue), counted here as the states change: the live runtime waits and paces on it, and reading
+  /// it off each event it buffered was a switch over every event under its lock.
+  @exclusivity(unchecked) private(set) var unfinished = 0
+  /// Whether an operation finished since the host last cleared it (see `clearFinished`).
+  @exclusivity(unchecked) private(set) var finishedSinceCleared = false
 
-  init(host: any EngineHost) { self.host = host }
+  /// Where the events go when the host buffers them (the live runtime): appended directly, at
+  /// `stepTime`, instead of through `host.record` and `host.now`. Each call through the host retained
+  /// and released it twice, ~120 instructions an event under the live runtime's lock. Without a sink
+  /// (the virtual runtime) every event goes to `host.record` as it happens.
+  let sink: EventBuffer
+  private let sinks: Bool
+  /// The time of the current step's events when there is a sink (the host sets it as a step begins).
+  @exclusivity(unchecked) var stepTime = 0.0
+
+  init(host: any EngineHost, sink: EventBuffer? = nil) {
+    self.host = host
+    self.sink = sink ?? EventBuffer(roomAfterGrowth: 1024)
+    sinks = sink != nil
+  }
 
   // MARK: - Lookup
 
@@ -143,15 +165,27 @@ final class EngineCore {
 
   func emit(_ kind: consuming EventKind) {
     seq += 1
-    host.record(Event(seq: seq, time: host.now, kind: kind))
+    if sinks {
+      sink.append(Event(seq: seq, time: stepTime, kind: kind))
+    } else {
+      host.record(Event(seq: seq, time: host.now, kind: kind))
+    }
   }
 
   func transition(_ op: OperationRecord, to state: OperationState, _ cause: StateCause) {
     let from = op.state
     precondition(state > from, "states only move forward: \(op.name) \(from) → \(state)")
     op.state = state
+    if state == .pending {
+      unfinished += 1
+    } else if state == .finished {
+      unfinished -= 1
+      finishedSinceCleared = true
+    }
     emit(.state(operation: op.name, from: from, to: state, cause: cause))
   }
+
+  func clearFinished() { finishedSinceCleared = false }
 
   // MARK: - Building
 
@@ -265,10 +299,24 @@ final class EngineCore {
   /// (above), or already looked up (the live runtime checks they exist before creating `op`). A few
   /// (the usual case) are deduplicated by `link` against what is linked so far, without allocating a
   /// set; more go through a set, so a wide fan-in links in linear time.
+  /// The names of an operation's dependencies, in order: the spec's own list when they are the same
+  /// (the usual case), so no array is built and filled under the live runtime's lock.
+  private func dependencyNames(of op: OperationRecord) -> [String] {
+    let declared = op.spec.dependencies
+    if declared.count == op.dependencies.count
+      && zip(op.dependencies, declared).allSatisfy({ ops.read($0) { $0.pointee.name } == $1 })
+    {
+      return declared
+    }
+    return op.dependencies.map { ops[$0].name }
+  }
+
   func linkDeclared(
     _ op: OperationRecord, count: Int, _ dependency: (Int) throws -> OperationRecord
   ) rethrows {
     let fresh = op.dependencies.isEmpty
+    // One allocation for the list, not one per growth as it is filled.
+    if fresh { op.dependencies.reserveCapacity(count) }
     var seen: Set<Int>? = count > 8 ? Set(minimumCapacity: count) : nil
     for i in 0..<count {
       let dep = try dependency(i)
@@ -364,7 +412,7 @@ final class EngineCore {
       .operationAdded(
         operation: op.name, queue: queue.name, priority: op.priority, qos: op.spec.qos,
         kind: op.kind,
-        dependencies: op.dependencies.map { ops[$0].name },
+        dependencies: dependencyNames(of: op),
         conditions: op.spec.conditions.map(\.label), exclusivity: op.spec.exclusivity,
         work: op.kind == .group ? nil : op.spec.work.effectiveDuration))
     transition(op, to: .pending, .added(queue: queue.name))

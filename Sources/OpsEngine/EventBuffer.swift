@@ -5,9 +5,10 @@
 /// on the delivery thread). Its room is kept when emptied and grows once past a small size, straight
 /// to `roomAfterGrowth` (see `LiveRuntime.backlogRoom`). Not thread-safe: its owner's lock guards it.
 final class EventBuffer {
-  private var base: UnsafeMutablePointer<Event>
-  private(set) var capacity: Int
-  private(set) var count = 0
+  // `@exclusivity(unchecked)`: its owner's lock already serialises every access.
+  @exclusivity(unchecked) private var base: UnsafeMutablePointer<Event>
+  @exclusivity(unchecked) private(set) var capacity: Int
+  @exclusivity(unchecked) private(set) var count = 0
   /// The room a buffer past 1,024 events grows to at once.
   let roomAfterGrowth: Int
 
@@ -29,6 +30,16 @@ final class EventBuffer {
     if count == capacity { grow() }
     (base + count).initialize(to: event)
     count += 1
+  }
+
+  /// Exchanges the events and room of two buffers of the same growth. The live runtime's buffer is a
+  /// constant the core appends to directly (reading a variable one retained and released it at every
+  /// event, under the engine lock); the delivery thread takes its events by this exchange.
+  func swapContents(with other: EventBuffer) {
+    precondition(roomAfterGrowth == other.roomAfterGrowth, "buffers of different growth")
+    swap(&base, &other.base)
+    swap(&capacity, &other.capacity)
+    swap(&count, &other.count)
   }
 
   /// Moves each event out to `body`, oldest first, leaving the buffer empty with its room.

@@ -28,13 +28,13 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Each operation's work until it starts and its context while it runs, by id.
   @exclusivity(unchecked) private var slots = LiveSlots()
   @exclusivity(unchecked) private var conditionClosures: [Int: [String: LiveCondition]] = [:]
-  @exclusivity(unchecked) private var buffer = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
+  /// The core appends each event here (its `sink`), in the step that made it.
+  private let buffer = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
   @exclusivity(unchecked) private var subscribers:
     [(from: Int, handler: @Sendable (Event) -> Void)] = []
   @exclusivity(unchecked) private var drainScheduled = false
-  /// Enqueued operations not yet finished (for `waitUntilFinished()`).
-  @exclusivity(unchecked) private var unfinished = 0
-  @exclusivity(unchecked) private var finishedInStep = false
+  /// Enqueued operations not yet finished (for `waitUntilFinished()` and pacing an adder).
+  private var unfinished: Int { core.unfinished }
   @exclusivity(unchecked) private var waitingForAll = 0
   @exclusivity(unchecked) private var waitingForSome = 0
   /// The time of the current step's events.
@@ -58,7 +58,7 @@ public final class LiveRuntime: @unchecked Sendable {
   private let lintsForget: Bool
 
   /// The jobs started in the current step, by QoS index, in the order of their `executing` events.
-  @exclusivity(unchecked) private var startedJobs: [(level: Int, job: LiveJob)] = []
+  @exclusivity(unchecked) private var startedJobs: [LiveJob] = []
 
   // MARK: Workers, guarded by `jobLock`
   // A started operation's work is not given to Dispatch directly: at the end of the step that published
@@ -99,8 +99,7 @@ public final class LiveRuntime: @unchecked Sendable {
       []
   @exclusivity(unchecked) private var publishingRawSeq = 0
   /// On `delivery`: the storage of the batch being published, empty between drains (see `drain`).
-  @exclusivity(unchecked) private var deliveryBatch = EventBuffer(
-    roomAfterGrowth: LiveRuntime.backlogRoom)
+  private let deliveryBatch = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
   /// The engine's own callbacks (timers, scripted conditions, completions) are short and must not wait
   /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
   private let internalQueue = DispatchQueue(label: "opsview.live.engine")
@@ -122,7 +121,7 @@ public final class LiveRuntime: @unchecked Sendable {
       lints: lints, folds: false, keepsHistory: false, keepsMembers: false, keepsDependents: false)
     lintsForget = publisher.isFolding
     delivery.setSpecific(key: onDelivery, value: true)
-    core = EngineCore(host: self)
+    core = EngineCore(host: self, sink: buffer)
     if retention.finishedKept != nil { core.finishedLog = [] }
     publisher.deliver = { [unowned(unsafe) self] event in
       for s in publishingTo where publishingRawSeq >= s.from { s.handler(event) }
@@ -166,6 +165,7 @@ public final class LiveRuntime: @unchecked Sendable {
   private func beginStep() {
     lock.lock()
     stepTime = secondsSinceOrigin()
+    core.stepTime = stepTime
   }
 
   /// Queues the jobs started in the step, wakes waiters, releases the lock, then dispatches. A worker
@@ -178,9 +178,9 @@ public final class LiveRuntime: @unchecked Sendable {
     if !startedJobs.isEmpty {
       jobLock.lock()
       var levels: UInt8 = 0
-      for (level, job) in startedJobs {
-        waitingJobs[level].append(job)
-        levels |= 1 << level
+      for job in startedJobs {
+        waitingJobs[job.level].append(job)
+        levels |= 1 << job.level
       }
       startedJobs.removeAll(keepingCapacity: true)
       while levels != 0 {
@@ -193,8 +193,8 @@ public final class LiveRuntime: @unchecked Sendable {
       }
       jobLock.unlock()
     }
-    if finishedInStep {
-      finishedInStep = false
+    if core.finishedSinceCleared {
+      core.clearFinished()
       if let kept = retention.finishedKept { retireFinished(keeping: kept) }
       if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0 { lock.broadcast() }
     }
@@ -219,25 +219,11 @@ public final class LiveRuntime: @unchecked Sendable {
     return handOffLevel.map(nextJob(at:)) ?? nil
   }
 
-  /// Each event of the core (only ever within a step, under the lock): bookkeeping for waiters and
-  /// cancellation flags, then buffering for delivery.
+  /// Each event of the core (only ever within a step, under the lock), buffered for delivery. The
+  /// core appends to the buffer itself (its `sink`), so this is not called; the core counts
+  /// unfinished operations and says when one finished (`EngineCore.unfinished`), so nothing here
+  /// reads the event.
   func record(_ event: consuming Event) {
-    switch event.kind {
-    case .state(_, _, .pending, _):
-      unfinished += 1
-    case .state(_, _, .finished, _):
-      unfinished -= 1
-      finishedInStep = true
-    case .cancelled(let name, _, _):
-      // Immediate mode finishes the operation without its work: tell the abandoned work to stop.
-      if let op = core.operation(named: name), op.spec.cancellation == .immediate,
-        let ctx = slots.context(of: op.id)
-      {
-        ctx.requestCancel()
-      }
-    default:
-      break
-    }
     // Always published (folded and linted), so sequence numbers and warnings do not depend on when
     // someone subscribed.
     buffer.append(event)
@@ -294,8 +280,7 @@ public final class LiveRuntime: @unchecked Sendable {
     // The batch is kept between drains (emptied, with its room), so the buffer it is swapped with
     // does not grow again from nothing at every drain: a fresh one each time was reallocated and
     // page-faulted event by event (~9% of all samples with the standard lints).
-    var batch = deliveryBatch
-    defer { deliveryBatch = batch }
+    let batch = deliveryBatch
     var retired: [String] = []
     while true {
       lock.lock()
@@ -304,7 +289,7 @@ public final class LiveRuntime: @unchecked Sendable {
         lock.unlock()
         return
       }
-      swap(&batch, &buffer)
+      batch.swapContents(with: buffer)
       if !retiredNames.isEmpty { swap(&retired, &retiredNames) }
       let subs = subscribers
       lock.unlock()
@@ -391,15 +376,12 @@ public final class LiveRuntime: @unchecked Sendable {
       if farAhead { flushDeliveries() } else if crowded { sched_yield() }
     }
     // Each dependency looked up once, before anything is created (an unknown one is refused).
-    var dependencies: [OperationRecord] = []
-    if !spec.dependencies.isEmpty {
-      dependencies.reserveCapacity(spec.dependencies.count)
-      for name in spec.dependencies {
-        guard let dep = core.operation(named: name) else {
-          throw EngineError.unknownOperation(name)
-        }
-        dependencies.append(dep)
+    var dependencies = SmallIDList()
+    for name in spec.dependencies {
+      guard let dep = core.operation(named: name) else {
+        throw EngineError.unknownOperation(name)
       }
+      dependencies.append(dep.id)
     }
     let q = try queue.map { name in
       guard let q = core.queue(named: name) else { throw EngineError.unknownQueue(name) }
@@ -409,7 +391,7 @@ public final class LiveRuntime: @unchecked Sendable {
     precondition(op.id == slots.nextID, "live runtime and core disagree on operation ids")
     slots.append(work)
     if !conditions.isEmpty { conditionClosures[op.id] = conditions }
-    core.linkDeclared(op, count: dependencies.count) { dependencies[$0] }
+    core.linkDeclared(op, count: dependencies.count) { core.ops[dependencies[$0]] }
     if let q { try core.enqueue(op, on: q) }
   }
 
@@ -567,6 +549,28 @@ public final class LiveRuntime: @unchecked Sendable {
   /// as full (its threads blocked in work, or busy elsewhere): the level gets a new thread.
   private static let stallLimit = 0.001
 
+  /// Runs a job's work on the calling worker; returns the next job it takes over, if any.
+  private func run(_ job: LiveJob) -> LiveJob? {
+    let (id, level, ctx) = (job.id, job.level, job.context)
+    switch job.work {
+    case .sync(let body):
+      var errors: [String] = []
+      do { try body(ctx) } catch { errors = [String(describing: error)] }
+      return workReturned(id, errors: errors, level: level)
+    case .async(let body):
+      body(ctx) { errors in _ = self.workReturned(id, errors: errors) }
+      return nextJob(at: level)
+    case .blocks(let blocks):
+      let queue = workQueues[level]
+      let group = DispatchGroup()
+      for block in blocks { queue.async(group: group) { block(ctx) } }
+      group.notify(queue: internalQueue) { _ = self.workReturned(id, errors: []) }
+      return nextJob(at: level)
+    case .none:
+      return workReturned(id, errors: [], level: level)
+    }
+  }
+
   /// Takes the oldest job waiting at `level` for the calling worker, which calls it at once. Jobs are
   /// taken in the order of their `executing` events: taking is the last thing a worker does under a
   /// lock before the call (any dispatch it has to make is made before), as a job is the last thing a
@@ -582,7 +586,7 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Runs a worker's jobs: the one it took, then each one it is handed after it.
   private func work(_ first: LiveJob?) {
     var next = first
-    while let job = next { next = job.run() }
+    while let job = next { next = run(job) }
   }
 
   /// Asks Dispatch for a worker for the jobs waiting at `level`, replacing any request not yet begun.
@@ -667,34 +671,8 @@ extension LiveRuntime: EngineHost {
     if op.spec.kind == .group && slots.startGroupWithoutWork(id) { return }
     let ctx = WorkContext(runtime: self, operation: op.name, id: id)
     let work = slots.start(id, context: ctx) ?? .none
-    let level = level(of: op)
-    let job: LiveJob
-    switch work {
-    case .sync(let body):
-      job = LiveJob {
-        var errors: [String] = []
-        do { try body(ctx) } catch { errors = [String(describing: error)] }
-        return self.workReturned(id, errors: errors, level: level)
-      }
-    case .async(let body):
-      job = LiveJob {
-        body(ctx) { errors in _ = self.workReturned(id, errors: errors) }
-        return self.nextJob(at: level)
-      }
-    case .blocks(let blocks):
-      let queue = workQueues[level]
-      let internalQueue = internalQueue
-      job = LiveJob {
-        let group = DispatchGroup()
-        for block in blocks { queue.async(group: group) { block(ctx) } }
-        group.notify(queue: internalQueue) { _ = self.workReturned(id, errors: []) }
-        return self.nextJob(at: level)
-      }
-    case .none:
-      job = LiveJob { self.workReturned(id, errors: [], level: level) }
-    }
     // It waits for a worker from the end of the step on (a finishing worker may take it over then).
-    startedJobs.append((level, job))
+    startedJobs.append(LiveJob(id: id, level: level(of: op), work: work, context: ctx))
   }
 
   func evaluate(_ op: OperationRecord, condition index: Int) {
@@ -724,6 +702,11 @@ extension LiveRuntime: EngineHost {
   }
 
   func cancelExecuting(_ op: OperationRecord) {
+    slots.context(of: op.id)?.requestCancel()
+  }
+
+  /// The engine finished the operation without its work: tell the work, still running, to stop.
+  func abandonExecuting(_ op: OperationRecord) {
     slots.context(of: op.id)?.requestCancel()
   }
 

@@ -291,6 +291,9 @@ extension VirtualRuntime: EngineHost {
       at: later(by: op.spec.conditions[index].evaluate))
   }
 
+  /// Nothing runs in the virtual runtime: the work's end, when due, finds the operation finished.
+  func abandonExecuting(_ op: OperationRecord) {}
+
   func cancelExecuting(_ op: OperationRecord) {
     // Cooperative work notices the flag at its next check, counted from when it started.
     let start = startedAt[op.id] ?? clock
