@@ -17,8 +17,11 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
 
   @usableFromInline var chunks: [[Element]] = []
   public private(set) var count = 0
-  /// What every element of a released chunk reads as (see `releaseChunk`).
-  @usableFromInline var standIn: Element?
+  /// What every element of a released chunk reads as (see `releaseChunk`): empty until a chunk is
+  /// released, then that one element. Kept in an array, out of line: an optional element inline
+  /// made the collection as large as a record (the projection's are ~300 bytes), and `read` copied
+  /// all of it before every read.
+  @usableFromInline var standIn: [Element] = []
   /// By chunk: its elements counted by `retire` (empty until one is).
   private var retiredInChunk: [Int] = []
 
@@ -32,7 +35,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     get {
       precondition(i >= 0 && i < count, "index \(i) out of range 0..<\(count)")
       // A released chunk is empty (a chunk in use never is: it is created with its first element).
-      if chunks[i >> Self.shift].isEmpty { return standIn! }
+      if chunks[i >> Self.shift].isEmpty { return standIn[0] }
       return chunks[i >> Self.shift][i & Self.mask]
     }
     _modify {
@@ -66,7 +69,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
   public func read<R>(_ i: Int, _ get: (UnsafePointer<Element>) -> R) -> R {
     precondition(i >= 0 && i < count, "index \(i) out of range 0..<\(count)")
     let chunk = i >> Self.shift
-    if chunks[chunk].isEmpty { return withUnsafePointer(to: standIn!) { get($0) } }
+    if chunks[chunk].isEmpty { return standIn.withUnsafeBufferPointer { get($0.baseAddress!) } }
     return chunks[chunk].withUnsafeBufferPointer { get($0.baseAddress! + (i & Self.mask)) }
   }
 
@@ -79,7 +82,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
   mutating func releaseChunk(containing i: Int, standIn: Element) {
     precondition(
       i >= 0 && (i | Self.mask) < count, "chunk of index \(i) is not a full chunk of 0..<\(count)")
-    self.standIn = standIn
+    self.standIn = [standIn]
     chunks[i >> Self.shift] = []
   }
 
