@@ -176,10 +176,15 @@ public struct Projection: Sendable, Equatable {
       }
     case .operationAdded(
       let o, let q, let p, let qos, let kind, let deps, let conds, let excl, let w):
+      // Most operations have neither: no arrays mapped and joined for nothing.
+      let conditions =
+        conds.isEmpty && excl.isEmpty
+        ? []
+        : conds.map { ConditionInfo(name: $0, category: nil) }
+          + excl.map { ConditionInfo(name: $0, category: $0) }
       addOperation(
-        o, queue: q, priority: p, qos: qos, kind: kind, deps: deps,
-        conditions: conds.map { ConditionInfo(name: $0, category: nil) }
-          + excl.map { ConditionInfo(name: $0, category: $0) }, work: w, at: t)
+        o, queue: q, priority: p, qos: qos, kind: kind, deps: deps, conditions: conditions,
+        work: w, at: t)
     case .dependencyAdded(let o, let d):
       guard let i = slot(of: o) else { break }
       structureVersion += 1
