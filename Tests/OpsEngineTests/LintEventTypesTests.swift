@@ -43,6 +43,38 @@ import Testing
     #expect(starts.value.contains("cancelled") && starts.value.contains("didStart"))
   }
 
+  /// The publisher keeps the first 64 lints of each table as bits of a word and lists the others:
+  /// every lint of a set of 70, wherever it sits, is called after exactly the events it names, in
+  /// the order of the set.
+  @Test func lintsBeyondTheSixtyFourthAreCalledToo() throws {
+    let order = Locked<[Int]>([])
+    struct Ordered: Lint {
+      let kind = "ordered"
+      let summary = "records its place in the set"
+      let teaching = ""
+      let place: Int
+      let eventTypes: Set<String>?
+      let order: Locked<[Int]>
+      mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput) {
+        order.withLock { $0.append(place) }
+      }
+    }
+    // Odd places look only at starts, even ones at everything.
+    let lints: [any Lint] = (0..<70).map {
+      Ordered(place: $0, eventTypes: $0 % 2 == 1 ? ["didStart"] : nil, order: order)
+    }
+    let rt = VirtualRuntime(lints: lints)
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([OperationSpec(name: "a", work: WorkScript(duration: 0.1))])
+    try rt.enqueue("a", on: "q")
+    rt.run()
+    let expected = rt.events.flatMap { event in
+      (0..<70).filter { $0 % 2 == 0 || event.kind.type == "didStart" }
+    }
+    #expect(order.value == expected)
+    #expect(order.value.contains(69) && order.value.contains(68))
+  }
+
   /// Whether a `state` event enters or leaves one of `states` (nil, or any other event: yes).
   static func concerns(_ event: Event, _ states: Set<OperationState>?) -> Bool {
     guard let states, case .state(_, let from, let to, _) = event.kind else { return true }

@@ -11,12 +11,16 @@ public final class EventPublisher {
   /// By `EventKind.typeIndex`: the lints checked after an event of that type (see `Lint.eventTypes`).
   /// Calling each of nine lints on every event, most of them to return at once, was a fifth of the
   /// live runtime's delivery with the standard lints.
-  private let lintsByType: [[Int]]
+  private let lintsByType: [LintSet]
   private static let stateCount = OperationState.allCases.count
   /// By `from.order * stateCount + to.order`: the lints checked after a `state` event (see
   /// `Lint.states`). Most look only at starts and finishes; the other transitions of every
   /// operation called each of them to return at once.
-  private let lintsByTransition: [[Int]]
+  private let lintsByTransition: [LintSet]
+  /// The same tables for lints beyond the 64th, by index (empty unless there are that many).
+  private let moreByType: [[Int]]
+  private let moreByTransition: [[Int]]
+  private let hasMore: Bool
   @exclusivity(unchecked) private var raised = Set<String>()
   /// Receives every event, warnings included, in order, while `delivers` is true.
   var deliver: (Event) -> Void = { _ in }
@@ -43,16 +47,21 @@ public final class EventPublisher {
     self.lints = lints
     self.folds = folds || !lints.isEmpty
     let types = lints.map(\.eventTypes)
-    lintsByType = EventKind.typeNames.map { name in
+    let byType = EventKind.typeNames.map { name in
       types.indices.filter { types[$0]?.contains(name) ?? true }
     }
-    let stateLints = lintsByType[EventKind.typeNames.firstIndex(of: "state")!]
+    let stateLints = byType[EventKind.typeNames.firstIndex(of: "state")!]
     let states = lints.map(\.states)
-    lintsByTransition = OperationState.allCases.flatMap { from in
+    let byTransition = OperationState.allCases.flatMap { from in
       OperationState.allCases.map { to in
         stateLints.filter { i in states[i].map { $0.contains(from) || $0.contains(to) } ?? true }
       }
     }
+    lintsByType = byType.map(LintSet.init)
+    lintsByTransition = byTransition.map(LintSet.init)
+    hasMore = lints.count > 64
+    moreByType = hasMore ? byType.map { $0.filter { $0 >= 64 } } : []
+    moreByTransition = hasMore ? byTransition.map { $0.filter { $0 >= 64 } } : []
   }
 
   /// Publishes one event from the core (its sequence number is replaced by the publisher's).
@@ -88,21 +97,32 @@ public final class EventPublisher {
     // and a release of each of its fields, for every event), and moving it out into a fresh local
     // built and destroyed an empty projection per event.
     var found: [(Int, LintOutput)] = []
-    let interested: [Int]
+    let interested: LintSet
+    var more: [Int] = []
     if case .state(_, let from, let to, _) = event.kind {
-      interested = lintsByTransition[from.order * Self.stateCount + to.order]
+      let transition = from.order * Self.stateCount + to.order
+      interested = lintsByTransition[transition]
+      if hasMore { more = moreByTransition[transition] }
     } else {
       interested = lintsByType[event.kind.typeIndex]
+      if hasMore { more = moreByType[event.kind.typeIndex] }
     }
-    guard !interested.isEmpty else {
+    guard !interested.isEmpty || !more.isEmpty else {
       if rescheduling { rescheduleWake() }
       return
     }
     projection.lend(event) { current, event in
-      for i in interested {
-        var out = LintOutput()
+      // One output for all of them, replaced only when a lint found something.
+      var out = LintOutput()
+      var next = interested.makeIterator()
+      var k = 0
+      while let i = next.next() ?? (k < more.count ? more[k] : nil) {
+        if i >= 64 { k += 1 }
         lints[i].check(after: event, in: current, &out)
-        if !out.findings.isEmpty { found.append((i, out)) }
+        if !out.findings.isEmpty {
+          found.append((i, out))
+          out = LintOutput()
+        }
       }
     }
     for (i, out) in found { raise(out, by: i, at: time) }
