@@ -30,8 +30,7 @@ public final class LiveRuntime: @unchecked Sendable {
   @exclusivity(unchecked) private var conditionClosures: [Int: [String: LiveCondition]] = [:]
   /// The core appends each event here (its `sink`), in the step that made it.
   private let buffer = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
-  @exclusivity(unchecked) private var subscribers:
-    [(from: Int, handler: @Sendable (Event) -> Void)] = []
+  @exclusivity(unchecked) private var subscribers: [LiveSubscriber] = []
   @exclusivity(unchecked) private var drainScheduled = false
   /// Enqueued operations not yet finished (for `waitUntilFinished()` and pacing an adder).
   private var unfinished: Int { core.unfinished }
@@ -94,10 +93,13 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Numbers, folds and lints the events; used only on `delivery`.
   private let publisher: EventPublisher
   /// On `delivery`: the subscribers of the batch being published and the core number of its event.
-  @exclusivity(unchecked) private var publishingTo:
-    [(from: Int, handler: @Sendable (Event) -> Void)] =
-      []
+  @exclusivity(unchecked) private var publishingTo: [LiveSubscriber] = []
   @exclusivity(unchecked) private var publishingRawSeq = 0
+  /// The subscriber's handler when there is only one (the usual case), called directly: through the
+  /// list each event retained and released the list and the subscriber.
+  /// Unmanaged: `publishingTo` holds it, and a reference read from a property was retained and
+  /// released at every event.
+  @exclusivity(unchecked) private var publishingToOnly: Unmanaged<LiveSubscriber>?
   /// On `delivery`: the storage of the batch being published, empty between drains (see `drain`).
   private let deliveryBatch = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
   /// The engine's own callbacks (timers, scripted conditions, completions) are short and must not wait
@@ -124,13 +126,19 @@ public final class LiveRuntime: @unchecked Sendable {
     core = EngineCore(host: self, sink: buffer)
     if retention.finishedKept != nil { core.finishedLog = [] }
     publisher.deliver = { [unowned(unsafe) self] event in
-      for s in publishingTo where publishingRawSeq >= s.from { s.handler(event) }
+      if let only = publishingToOnly {
+        only._withUnsafeGuaranteedRef { s in
+          if publishingRawSeq >= s.from { s.handler(event) }
+        }
+      } else {
+        for s in publishingTo where publishingRawSeq >= s.from { s.handler(event) }
+      }
     }
     publisher.scheduleWake = { [unowned(unsafe) self] time, token in
       let delay = max(0, time - secondsSinceOrigin())
       delivery.asyncAfter(deadline: .now() + delay) { [self] in
         lock.lock()
-        publishingTo = subscribers
+        setPublishingTo(subscribers)
         publishingRawSeq = core.seq
         lock.unlock()
         publisher.delivers = !publishingTo.isEmpty
@@ -273,6 +281,12 @@ public final class LiveRuntime: @unchecked Sendable {
     if !conditionClosures.isEmpty { conditionClosures[id] = nil }
   }
 
+  /// On `delivery`: the subscribers of the batch about to be published.
+  private func setPublishingTo(_ subs: [LiveSubscriber]) {
+    publishingTo = subs
+    publishingToOnly = subs.count == 1 ? Unmanaged.passUnretained(subs[0]) : nil
+  }
+
   /// Delivers buffered events in order on the delivery queue, batch by batch, outside the lock.
   /// Operations retired while the batch's events were buffered are forgotten by the lints after it:
   /// every event about them is in the batch or an earlier one.
@@ -293,7 +307,7 @@ public final class LiveRuntime: @unchecked Sendable {
       if !retiredNames.isEmpty { swap(&retired, &retiredNames) }
       let subs = subscribers
       lock.unlock()
-      publishingTo = subs
+      setPublishingTo(subs)
       publisher.delivers = !subs.isEmpty
       // Each event moved out to the publisher: publishing a borrowed one copied it.
       batch.drain { event in
@@ -330,7 +344,7 @@ public final class LiveRuntime: @unchecked Sendable {
 
   /// Receives every event published from now on, in order, on a private serial queue.
   public func subscribe(_ handler: @escaping @Sendable (Event) -> Void) {
-    withCore { core in subscribers.append((core.seq + 1, handler)) }
+    withCore { core in subscribers.append(LiveSubscriber(from: core.seq + 1, handler: handler)) }
   }
 
   /// The number of events published so far, warnings included (waits for delivery to catch up).
@@ -765,5 +779,18 @@ extension QualityOfService {
     case .background: .background
     case .default: .default
     }
+  }
+}
+
+/// A subscriber of a live runtime: its handler receives events from the `from`th on (by the core's
+/// numbering). A class, so the handler is stored as it is called (in a list of tuples it was stored
+/// generically, and each call went through a thunk).
+private final class LiveSubscriber: Sendable {
+  let from: Int
+  let handler: @Sendable (Event) -> Void
+
+  init(from: Int, handler: @escaping @Sendable (Event) -> Void) {
+    self.from = from
+    self.handler = handler
   }
 }
