@@ -39,10 +39,10 @@ extension EngineCore {
       swap(&started, &startedBuffer)
       schedule(q, into: &started)
       for op in started { dispatch(op, on: q) }
-      started.removeAll(keepingCapacity: true)
+      started.clearKeepingCapacity()
       swap(&started, &startedBuffer)
     }
-    work.removeAll(keepingCapacity: true)
+    work.clearKeepingCapacity()
     workHead = 0
   }
 

@@ -190,7 +190,7 @@ public final class LiveRuntime: @unchecked Sendable {
         waitingJobs[job.level].append(job)
         levels |= 1 << job.level
       }
-      startedJobs.removeAll(keepingCapacity: true)
+      startedJobs.clearKeepingCapacity()
       while levels != 0 {
         let level = levels.trailingZeroBitCount
         levels &= levels - 1
@@ -243,7 +243,7 @@ public final class LiveRuntime: @unchecked Sendable {
   private func retireFinished(keeping kept: Int) {
     // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
     finishedOrder += core.finishedLog!
-    core.finishedLog!.removeAll(keepingCapacity: true)
+    core.finishedLog!.clearKeepingCapacity()
     // Only operations with at least `kept` created after them: a program names the operations it
     // just added (as dependencies), and those stay known however fast they finish. One too recent
     // waits in `tooRecent` until it is not (it was tried again at every step, 64 a step, when
@@ -542,7 +542,9 @@ public final class LiveRuntime: @unchecked Sendable {
     beginStep()
     // Released after the step, outside the lock.
     let context = slots.returned(id)
-    let noticed = context?.noticedCancelAt
+    // Only a cancelled operation's work can have noticed a cancel (the flag is set only then):
+    // the others skip the flag lock.
+    let noticed = core.ops[id].cancelled ? context?.noticedCancelAt : nil
     core.workFinished(
       core.ops[id],
       noticed.map { errors.isEmpty ? .noticedCancel(at: $0) : .returned(errors: errors) }
