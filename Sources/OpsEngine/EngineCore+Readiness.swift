@@ -124,6 +124,7 @@ extension EngineCore {
       barriers[qid].ready.insert(op: op.id, order: op.order)
     } else {
       q.ready[4 - op.priority.level].insert(op: op.id, order: op.order)
+      q.readyCount += 1
     }
     markDirty(q.id)
   }

@@ -58,13 +58,17 @@ extension EngineCore {
         queue: q.name, slot: q.executing, limit: q.maxConcurrent, after: q.roomMaker)
       started.append(op)
     }
-    while slots > 0, let id = barriers[q.id].ready.popFirst() {
+    while slots > 0, !barriers[q.id].ready.isEmpty, let id = barriers[q.id].ready.popFirst() {
       let op = ops[id]
       barriers[q.id].waiting.removeAll { $0 == op.id }
       take(op)
     }
+    guard q.readyCount > 0 else { return }
     for p in 0..<5 where slots > 0 {
-      while slots > 0, let id = q.ready[p].popFirst() { take(ops[id]) }
+      while slots > 0, let id = q.ready[p].popFirst() {
+        q.readyCount -= 1
+        take(ops[id])
+      }
     }
   }
 

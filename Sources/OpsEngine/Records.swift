@@ -62,6 +62,9 @@ final class QueueRecord {
   @exclusivity(unchecked) var members = MemberList()
   /// Ready operations by priority, highest first.
   @exclusivity(unchecked) var ready = [ReadyList](repeating: ReadyList(), count: 5)
+  /// How many operations `ready` holds in all: a queue with none is not scanned level by level
+  /// (after most finishes at no limit, nothing is waiting).
+  @exclusivity(unchecked) var readyCount = 0
   /// Operations whose dependencies are done but whose conditions wait for the queue to resume.
   @exclusivity(unchecked) var awaitingEvaluation: [Int] = []
   /// What last made room (a finish, a resume, a raised limit): the starts of the next pass name it.
