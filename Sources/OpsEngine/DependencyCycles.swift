@@ -21,6 +21,9 @@ struct DependencyCycles {
     for m in cycle { byMember[m, default: []].append(index) }
   }
 
+  /// Whether any cycle was ever found.
+  var hasAny: Bool { !found.isEmpty }
+
   /// The cycles through `op` not reported yet; marks them reported.
   mutating func unreported(through op: Int, in ops: ChunkedArray<OperationRecord>) -> [[Int]] {
     guard let indices = byMember[op] else { return [] }

@@ -368,6 +368,8 @@ final class EngineCore {
 
   /// Reports, once, each cycle through `op` found when its edges were linked (now that it is on a queue).
   func reportCycles(of op: OperationRecord) {
+    // Most runs find no cycle at all: no lookup, and no copy of `ops` handed over, per operation.
+    guard cycles.hasAny else { return }
     for members in cycles.unreported(through: op.id, in: ops) {
       emit(.cycleDetected(operations: members.map { ops[$0].name }))
     }
