@@ -295,10 +295,6 @@ final class EngineCore {
     }
   }
 
-  /// Links `op` to its `count` declared dependencies, the `i`th given by `dependency(i)`: by name
-  /// (above), or already looked up (the live runtime checks they exist before creating `op`). A few
-  /// (the usual case) are deduplicated by `link` against what is linked so far, without allocating a
-  /// set; more go through a set, so a wide fan-in links in linear time.
   /// The names of an operation's dependencies, in order: the spec's own list when they are the same
   /// (the usual case), so no array is built and filled under the live runtime's lock.
   private func dependencyNames(of op: OperationRecord) -> [String] {
@@ -311,6 +307,10 @@ final class EngineCore {
     return op.dependencies.map { ops[$0].name }
   }
 
+  /// Links `op` to its `count` declared dependencies, the `i`th given by `dependency(i)`: by name
+  /// (`resolveDeclaredDependencies`), or already looked up (the live runtime checks they exist before creating `op`). A few
+  /// (the usual case) are deduplicated by `link` against what is linked so far, without allocating a
+  /// set; more go through a set, so a wide fan-in links in linear time.
   func linkDeclared(
     _ op: OperationRecord, count: Int, _ dependency: (Int) throws -> OperationRecord
   ) rethrows {

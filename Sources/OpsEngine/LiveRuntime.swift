@@ -95,10 +95,9 @@ public final class LiveRuntime: @unchecked Sendable {
   /// On `delivery`: the subscribers of the batch being published and the core number of its event.
   @exclusivity(unchecked) private var publishingTo: [LiveSubscriber] = []
   @exclusivity(unchecked) private var publishingRawSeq = 0
-  /// The subscriber's handler when there is only one (the usual case), called directly: through the
-  /// list each event retained and released the list and the subscriber.
-  /// Unmanaged: `publishingTo` holds it, and a reference read from a property was retained and
-  /// released at every event.
+  /// The subscriber when there is only one (the usual case), called directly and unretained
+  /// (`publishingTo` holds it): through the list, and through a reference read from a property,
+  /// each event retained and released the list and the subscriber.
   @exclusivity(unchecked) private var publishingToOnly: Unmanaged<LiveSubscriber>?
   /// On `delivery`: the storage of the batch being published, empty between drains (see `drain`).
   private let deliveryBatch = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
