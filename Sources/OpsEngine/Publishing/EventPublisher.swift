@@ -112,7 +112,8 @@ public final class EventPublisher {
       return
     }
     projection.lend(event) { current, event in
-      // One output for all of them, replaced only when a lint found something.
+      // One output for all of them, replaced only when a lint found something. The set's indices
+      // come first, then those beyond the 64th (`more`), both in increasing order.
       var out = LintOutput()
       var next = interested.makeIterator()
       var k = 0
