@@ -44,7 +44,7 @@ struct DependencyCycles {
   /// recording where each was reached from. Returns an operation the other side has reached, if any.
   private static func expand(
     _ frontier: inout [Int], _ parents: inout [Int: Int], meeting other: [Int: Int],
-    in ops: ChunkedArray<OperationRecord>, edges: (OperationRecord) -> [Int]
+    in ops: ChunkedArray<OperationRecord>, edges: (OperationRecord) -> IDList
   ) -> Int? {
     var next: [Int] = []
     for x in frontier {

@@ -332,9 +332,6 @@ final class EngineCore {
   func link(_ op: OperationRecord, dependsOn dep: OperationRecord, known: Bool = false) {
     guard known || !op.dependencies.contains(dep.id) else { return }
     op.dependencies.append(dep.id)
-    // Room for two at once: an operation with a dependent often gets a second (grown from one, the
-    // list was allocated twice).
-    if dep.dependents.isEmpty { dep.dependents.reserveCapacity(2) }
     dep.dependents.append(op.id)
     if dep.state != .finished {
       op.unfinishedDependencies += 1

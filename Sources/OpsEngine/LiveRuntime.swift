@@ -389,7 +389,7 @@ public final class LiveRuntime: @unchecked Sendable {
       if farAhead { flushDeliveries() } else if crowded { sched_yield() }
     }
     // Each dependency looked up once, before anything is created (an unknown one is refused).
-    var dependencies = SmallIDList()
+    var dependencies = IDList()
     for name in spec.dependencies {
       guard let dep = core.operation(named: name) else {
         throw EngineError.unknownOperation(name)

@@ -15,8 +15,9 @@ final class OperationRecord {
   /// Its place in its queue's `members` while it is one (-1: not a member).
   @exclusivity(unchecked) var memberPosition = -1
   @exclusivity(unchecked) var priority: QueuePriority = .normal
-  @exclusivity(unchecked) var dependencies: [Int] = []
-  @exclusivity(unchecked) var dependents: [Int] = []
+  /// Ids; the first two inline (`IDList`): no allocation for most operations.
+  @exclusivity(unchecked) var dependencies = IDList()
+  @exclusivity(unchecked) var dependents = IDList()
   @exclusivity(unchecked) var unfinishedDependencies = 0
   /// Condition results still outstanding while evaluating.
   @exclusivity(unchecked) var conditionsPending = 0
