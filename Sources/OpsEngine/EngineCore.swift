@@ -308,9 +308,10 @@ final class EngineCore {
   }
 
   /// Links `op` to its `count` declared dependencies, the `i`th given by `dependency(i)`: by name
-  /// (`resolveDeclaredDependencies`), or already looked up (the live runtime checks they exist before creating `op`). A few
-  /// (the usual case) are deduplicated by `link` against what is linked so far, without allocating a
-  /// set; more go through a set, so a wide fan-in links in linear time.
+  /// (`resolveDeclaredDependencies`), or already looked up (the live runtime checks they exist
+  /// before creating `op`). A few (the usual case) are deduplicated by `link` against what is
+  /// linked so far, without allocating a set; more go through a set, so a wide fan-in links in
+  /// linear time.
   func linkDeclared(
     _ op: OperationRecord, count: Int, _ dependency: (Int) throws -> OperationRecord
   ) rethrows {

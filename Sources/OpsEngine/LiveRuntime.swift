@@ -720,10 +720,9 @@ extension LiveRuntime: EngineHost {
     slots.context(of: op.id)?.requestCancel()
   }
 
-  /// The engine finished the operation without its work: tell the work, still running, to stop.
-  func abandonExecuting(_ op: OperationRecord) {
-    slots.context(of: op.id)?.requestCancel()
-  }
+  /// The engine finished the operation without its work: the work, still running, is told to stop
+  /// as cooperative work is.
+  func abandonExecuting(_ op: OperationRecord) { cancelExecuting(op) }
 
   func schedule(after seconds: Double, _ timer: EngineTimer) {
     schedule(after: seconds) { self.withCore { $0.fire(timer) } }
