@@ -34,6 +34,7 @@ extension EngineCore {
     emit(.willFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
     transition(op, to: .finished, .observersNotified)
     finishedLog?.append(op.id)
+    for d in op.dependencies { ops[d].unfinishedDependents -= 1 }
     emit(.didFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
     releaseLocks(op)
     // Foundation's order: dependents become ready and their queues schedule while the finished operation

@@ -14,7 +14,10 @@ extension EngineCore {
     else { return false }
     if let p = op.parent, ops[p].state != .finished { return false }
     if let f = op.producedFor, ops[f.op].state != .finished { return false }
-    return op.dependents.allSatisfy { ops[$0].state == .finished }
+    assert(
+      (op.unfinishedDependents == 0) == op.dependents.allSatisfy { ops[$0].state == .finished },
+      "\(op.name): \(op.unfinishedDependents) unfinished dependents counted")
+    return op.unfinishedDependents == 0
   }
 
   /// Forgets a retirable operation (see `canRetire`). Its name stays in `opByName`, pointing at the

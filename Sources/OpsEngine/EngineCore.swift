@@ -334,6 +334,7 @@ final class EngineCore {
     guard known || !op.dependencies.contains(dep.id) else { return }
     op.dependencies.append(dep.id)
     dep.dependents.append(op.id)
+    if op.state != .finished { dep.unfinishedDependents += 1 }
     if dep.state != .finished {
       op.unfinishedDependencies += 1
       cycles.edgeAdded(from: op.id, to: dep.id, in: ops)

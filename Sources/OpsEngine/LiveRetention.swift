@@ -7,7 +7,9 @@
 /// published, and a subscriber's own projection (the board's) keeps what it was sent. The lints'
 /// projection forgets a retired operation too, once its events are published: a lint looking it up
 /// by name finds nothing, as the runtime does (the standard lints only look up operations that are
-/// unfinished or a dependency of an unfinished one, which are never retired).
+/// unfinished or a dependency of an unfinished one, which are never retired). With a bounded
+/// retention it forgets sooner one that succeeded and that nothing unfinished needs
+/// (`LintsForgetting`).
 public struct LiveRetention: Sendable, Equatable {
   /// Finished operations kept before the oldest are retired; nil keeps every one.
   public let finishedKept: Int?

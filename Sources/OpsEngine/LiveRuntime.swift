@@ -55,6 +55,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// spec is a dozen deallocations the other threads need not wait for).
   @exclusivity(unchecked) private var retiredRecords: [OperationRecord] = []
   private let lintsForget: Bool
+  /// Succeeded operations the lints forget before the retention does (see `LintsForgetting`).
+  @exclusivity(unchecked) private var lintsForgetting = LintsForgetting()
 
   /// The jobs started in the current step, by QoS index, in the order of their `executing` events.
   @exclusivity(unchecked) private var startedJobs: [LiveJob] = []
@@ -241,6 +243,9 @@ public final class LiveRuntime: @unchecked Sendable {
   /// dependent has not finished) goes to the back, to be tried again later. Under the lock.
   private func retireFinished(keeping kept: Int) {
     // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
+    if lintsForget {
+      lintsForgetting.step(finished: core.finishedLog!, in: core, names: &retiredNames)
+    }
     finishedOrder += core.finishedLog!
     core.finishedLog!.clearKeepingCapacity()
     // Only operations with at least `kept` created after them: a program names the operations it
@@ -273,7 +278,7 @@ public final class LiveRuntime: @unchecked Sendable {
       finishedOrder.append(id)
       return
     }
-    if lintsForget { retiredNames.append(core.ops[id].name) }
+    if lintsForget && !core.ops[id].forgottenByLints { retiredNames.append(core.ops[id].name) }
     retiredRecords.append(core.ops[id])
     core.retire(id)
     slots.retired(id)

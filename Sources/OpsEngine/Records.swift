@@ -19,6 +19,9 @@ final class OperationRecord {
   @exclusivity(unchecked) var dependencies = IDList()
   @exclusivity(unchecked) var dependents = IDList()
   @exclusivity(unchecked) var unfinishedDependencies = 0
+  /// Of `dependents`, those that have not finished (linked while unfinished, not finished since):
+  /// whether its record can go is then a number, not a walk over every dependent (`canRetire`).
+  @exclusivity(unchecked) var unfinishedDependents = 0
   /// Condition results still outstanding while evaluating.
   @exclusivity(unchecked) var conditionsPending = 0
   /// Conditions whose evaluation waits for their produced dependency (by condition index).
@@ -41,6 +44,8 @@ final class OperationRecord {
   @exclusivity(unchecked) var started = false
   /// Finished, its completion block not yet run (its event names it: it cannot be retired yet).
   @exclusivity(unchecked) var awaitingCompletion = false
+  /// The live runtime's lints forgot it already (`LintsForgetting`): its retirement need not tell them.
+  @exclusivity(unchecked) var forgottenByLints = false
 
   init(id: Int, spec: consuming OperationSpec) {
     self.id = id

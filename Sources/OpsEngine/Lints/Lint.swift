@@ -3,7 +3,8 @@
 /// file in this folder and one line in `Lints.standard`. On the live runtime the projection a lint
 /// reads keeps no history of visits or observer calls (`Projection.keepsHistory`), no member sets
 /// of queues (`Projection.keepsMembers`) and no dependents (`Projection.keepsDependents`): read
-/// states, times, counts and an operation's own dependencies.
+/// states, times, counts and an operation's own dependencies. A finished dependency that succeeded
+/// may be missing there (`LintsForgetting`): treat a dependency not found as finished and succeeded.
 public protocol Lint: Sendable {
   /// The warning's kind in events (`ignoresCancellation`).
   var kind: String { get }

@@ -1,0 +1,60 @@
+/// Which finished operations the live runtime's lints may forget before its retention does. The
+/// lints read a finished operation only as the dependency of one that starts, and then only whether
+/// it was cancelled or failed (`RanAfterFailedDependencyLint`; see `Lint`): one that succeeded and
+/// that nothing unfinished needs (`EngineCore.canRetire`) reads the same once forgotten. Their
+/// projection then holds the operations in flight and the failed or cancelled ones, not the 10,000
+/// the standard retention keeps by name (docs/BENCHMARKS.md, "Session 13": 1M no-op operations at
+/// limit 4 with the lints peaked at 56–61 MB before, 46–49 MB after).
+struct LintsForgetting {
+  /// Operations that finished but could not go then for a reason other than an unfinished
+  /// dependent (a completion block to run, a group or a condition still waiting), oldest first, and
+  /// the first still in line. Rare: most operations go when they finish or when their last
+  /// dependent does.
+  private var line: [Int] = []
+  private var head = 0
+
+  /// Looks at each operation that finished in the step (`finished`) and at its dependencies, whose
+  /// last unfinished dependent it may have been, and at up to 64 of those waiting in `line`. Each
+  /// that succeeded and can go gets `forgottenByLints` and its name in `names`. One with unfinished
+  /// dependents is looked at again when the last of them finishes; one held for another reason waits
+  /// in `line`; a failed or cancelled one is left to the retention. Under the engine lock.
+  mutating func step(finished: [Int], in core: EngineCore, names: inout [String]) {
+    for id in finished {
+      let op = core.ops[id]
+      consider(op, in: core, names: &names)
+      for d in op.dependencies {
+        let dep = core.ops[d]
+        if dep.state == .finished && dep.unfinishedDependents == 0 {
+          consider(dep, in: core, names: &names)
+        }
+      }
+    }
+    var attempts = min(line.count - head, 64)
+    while attempts > 0 {
+      attempts -= 1
+      let op = core.ops[line[head]]
+      head += 1
+      consider(op, in: core, names: &names)
+    }
+    // Drop the done prefix once it is most of the array (amortised O(1) per operation).
+    if head > 1024 && head * 2 > line.count {
+      line.removeFirst(head)
+      head = 0
+    }
+  }
+
+  /// Forgets the operation if it can go; one held for a reason other than its dependents joins
+  /// `line` (it may join twice: the second look finds it forgotten).
+  private mutating func consider(_ op: OperationRecord, in core: EngineCore, names: inout [String])
+  {
+    // Retired already (its name went to the lints then), forgotten, or needed by the lints.
+    guard op !== core.retiredPlaceholder, !op.forgottenByLints, !op.cancelled, op.errors.isEmpty
+    else { return }
+    if core.canRetire(op.id) {
+      op.forgottenByLints = true
+      names.append(op.name)
+    } else if op.unfinishedDependents == 0 {
+      line.append(op.id)
+    }
+  }
+}
