@@ -430,8 +430,10 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Unfinished operations above which `addOperation` returns only once the events published so far
   /// are delivered (docs/BENCHMARKS.md, "Session 11": 1M no-op operations with the lints at limit 4
   /// had 15,000–55,000 unfinished at the peak without it, and a peak RSS of 80–120 MB; with it
-  /// 65–74 MB, and 56–58 MB with the backlog's bound lowered to 16,384 as well).
-  static let farAheadAt = 8192
+  /// 65–74 MB, and 56–58 MB with the backlog's bound lowered to 16,384 as well). Lowered from 8,192
+  /// once the lints forgot succeeded operations early ("Session 13": the same row 47 → 41 MB, and no
+  /// row of the 100k and 1M grids slower beyond the runs' spread).
+  static let farAheadAt = 2048
 
   /// Adds a declared operation to a queue.
   public func enqueue(_ operation: String, on queue: String) throws {
