@@ -48,7 +48,8 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     }
   }
 
-  public mutating func append(_ element: Element) {
+  /// Takes the element (`consuming`): a caller's last use of it is moved in rather than copied.
+  public mutating func append(_ element: consuming Element) {
     if count & Self.mask == 0 {
       var chunk: [Element] = []
       chunk.reserveCapacity(1 << Self.shift)

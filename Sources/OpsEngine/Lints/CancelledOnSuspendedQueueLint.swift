@@ -2,12 +2,13 @@
 /// Foundation (`Operation.swift`): a cancelled operation becomes ready and is finished by its queue's
 /// start, which a suspended queue never does (swift-corelibs-foundation `TestOperationQueue`).
 public struct CancelledOnSuspendedQueueLint: Lint {
-  public let kind = "cancelledOnSuspendedQueue"
+  public var kind: String { "cancelledOnSuspendedQueue" }
   public var eventTypes: Set<String>? { ["cancelled"] }
-  public let summary = "an operation was cancelled while its queue is suspended"
-  public let teaching =
+  public var summary: String { "an operation was cancelled while its queue is suspended" }
+  public var teaching: String {
     "A cancelled operation still has to be started by its queue to finish (it then skips main()), "
-    + "so it stays unfinished, and its dependents keep waiting, until the queue is resumed."
+      + "so it stays unfinished, and its dependents keep waiting, until the queue is resumed."
+  }
 
   public init() {}
 

@@ -1,10 +1,11 @@
 /// cancel() on a finished operation does nothing.
 public struct CancelledTooLateLint: Lint {
-  public let kind = "cancelledTooLate"
+  public var kind: String { "cancelledTooLate" }
   public var eventTypes: Set<String>? { ["cancelTooLate"] }
-  public let summary = "an operation was cancelled after it had finished"
-  public let teaching =
+  public var summary: String { "an operation was cancelled after it had finished" }
+  public var teaching: String {
     "cancel() on a finished operation does nothing: cancel earlier, or not at all."
+  }
 
   public init() {}
 

@@ -1,9 +1,11 @@
 /// A condition failed: the operation is cancelled and never executes.
 public struct ConditionFailedLint: Lint {
-  public let kind = "conditionFailed"
+  public var kind: String { "conditionFailed" }
   public var eventTypes: Set<String>? { ["conditionResult"] }
-  public let summary = "a condition of an operation failed"
-  public let teaching = "The operation is cancelled with the condition's error and never executes."
+  public var summary: String { "a condition of an operation failed" }
+  public var teaching: String {
+    "The operation is cancelled with the condition's error and never executes."
+  }
 
   public init() {}
 

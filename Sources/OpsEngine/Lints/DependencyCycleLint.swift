@@ -1,11 +1,12 @@
 /// Operations in a dependency cycle never become ready; OperationQueue never says so.
 public struct DependencyCycleLint: Lint {
-  public let kind = "dependencyCycle"
+  public var kind: String { "dependencyCycle" }
   public var eventTypes: Set<String>? { ["cycleDetected"] }
-  public let summary = "an operation is part of a dependency cycle"
-  public let teaching =
+  public var summary: String { "an operation is part of a dependency cycle" }
+  public var teaching: String {
     "None of them can ever become ready and OperationQueue never reports it: the operations simply "
-    + "never run. Cancelling one member breaks the cycle."
+      + "never run. Cancelling one member breaks the cycle."
+  }
 
   public init() {}
 

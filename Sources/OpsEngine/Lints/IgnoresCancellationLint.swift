@@ -1,10 +1,10 @@
 /// Cancelled while executing, the operation kept executing: its work does not check isCancelled.
 public struct IgnoresCancellationLint: Lint {
-  public let kind = "ignoresCancellation"
+  public var kind: String { "ignoresCancellation" }
   public var eventTypes: Set<String>? { ["cancelled", "state"] }
   public var states: Set<OperationState>? { [.executing] }
-  public let summary = "an operation kept executing for a while after it was cancelled"
-  public let teaching = "Its work never checks isCancelled, so cancel() only set a flag."
+  public var summary: String { "an operation kept executing for a while after it was cancelled" }
+  public var teaching: String { "Its work never checks isCancelled, so cancel() only set a flag." }
   /// Seconds an operation may keep executing after being cancelled before it is flagged.
   public static let grace = 1.0
 

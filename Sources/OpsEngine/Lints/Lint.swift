@@ -3,7 +3,10 @@
 /// file in this folder and one line in `Lints.standard`. On the live runtime the projection a lint
 /// reads keeps no history of visits or observer calls (`Projection.keepsHistory`), no member sets
 /// of queues (`Projection.keepsMembers`) and no dependents (`Projection.keepsDependents`): read
-/// states, times, counts and an operation's own dependencies. A finished dependency that succeeded
+/// states, times, counts and an operation's own dependencies. The standard lints give their texts as
+/// computed properties: stored, three strings made a lint larger than an existential's inline room,
+/// and each call of a mutating `check` through `any Lint` then checked its box for uniqueness (~500
+/// instructions an operation on the live runtime's delivery). A finished dependency that succeeded
 /// may be missing there (`LintsForgetting`): treat a dependency not found as finished and succeeded.
 public protocol Lint: Sendable {
   /// The warning's kind in events (`ignoresCancellation`).

@@ -4,12 +4,13 @@ import HeapModule
 /// An operation executing far longer than expected: typically an async operation that never calls
 /// finish, holding its queue slot forever.
 public struct NeverFinishesLint: Lint {
-  public let kind = "neverFinishes"
+  public var kind: String { "neverFinishes" }
   public var eventTypes: Set<String>? { ["state"] }
   public var states: Set<OperationState>? { [.executing] }
-  public let summary = "an operation has been executing far longer than expected"
-  public let teaching =
+  public var summary: String { "an operation has been executing far longer than expected" }
+  public var teaching: String {
     "An asynchronous operation that never calls finish holds its queue slot forever."
+  }
   /// Flagged after max(`factor` × expected, `minimum`) seconds of executing.
   public static let factor = 3.0
   public static let minimum = 5.0

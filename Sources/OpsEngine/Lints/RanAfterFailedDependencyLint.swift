@@ -1,11 +1,12 @@
 /// A finished dependency counts whatever its outcome: dependents of a cancelled or failed operation run.
 public struct RanAfterFailedDependencyLint: Lint {
-  public let kind = "ranAfterFailedDependency"
+  public var kind: String { "ranAfterFailedDependency" }
   public var eventTypes: Set<String>? { ["didStart"] }
-  public let summary = "an operation ran although a dependency was cancelled or failed"
-  public let teaching =
+  public var summary: String { "an operation ran although a dependency was cancelled or failed" }
+  public var teaching: String {
     "A finished dependency counts whatever its outcome. Add a noFailedDependencies condition, or "
-    + "check the dependency's outcome in the work, to stop it."
+      + "check the dependency's outcome in the work, to stop it."
+  }
 
   public init() {}
 

@@ -1,10 +1,10 @@
 /// A ready operation overtaken again and again by higher priorities.
 public struct StarvedLint: Lint {
-  public let kind = "starved"
+  public var kind: String { "starved" }
   public var eventTypes: Set<String>? { ["state"] }
   public var states: Set<OperationState>? { [.executing] }
-  public let summary = "a ready operation keeps being overtaken by higher priorities"
-  public let teaching = "A steady stream of higher priorities can starve it."
+  public var summary: String { "a ready operation keeps being overtaken by higher priorities" }
+  public var teaching: String { "A steady stream of higher priorities can starve it." }
   /// Overtaken this many times while ready counts as starved.
   public static let threshold = 4
 

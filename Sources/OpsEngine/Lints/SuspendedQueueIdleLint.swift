@@ -1,14 +1,14 @@
 /// A suspended queue holds work while nothing runs anywhere: nothing happens until it is resumed.
 public struct SuspendedQueueIdleLint: Lint {
-  public let kind = "suspendedQueueIdle"
+  public var kind: String { "suspendedQueueIdle" }
   /// What changes a queue's suspension, its operation count or the executing count.
   public var eventTypes: Set<String>? {
     ["queueAdded", "queueSuspended", "queueResumed", "operationAdded", "state"]
   }
   /// What it reads changes only when an operation starts or stops executing or finishes.
   public var states: Set<OperationState>? { [.executing, .finished] }
-  public let summary = "a suspended queue holds work while nothing else runs"
-  public let teaching = "Nothing will happen until it is resumed."
+  public var summary: String { "a suspended queue holds work while nothing else runs" }
+  public var teaching: String { "Nothing will happen until it is resumed." }
   /// Seconds a suspended queue may hold work while nothing runs before it is flagged.
   public static let grace = 5.0
 

@@ -373,27 +373,32 @@ public struct Projection: Sendable, Equatable {
       history.reserveCapacity(conditions.isEmpty ? 6 : 7)
       history.append(StateVisit(state: .initialized, time: time, cause: nil))
     }
-    var op = OperationInfo(
-      name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
-      enteredState: time, dependencies: deps, conditions: conditions, history: history)
+    let qi: Int?
     if let last = lastQueueAdded, last.name == q {
-      op.queueIndex = last.index
+      qi = last.index
     } else {
-      op.queueIndex = queueIndex[q]
-      if let i = op.queueIndex { lastQueueAdded = (q, i) }
+      qi = queueIndex[q]
+      if let qi { lastQueueAdded = (q, qi) }
     }
-    traits.count(op, by: 1)
+    // Appended as a temporary, so it is moved into its chunk: a variable is copied there (and
+    // destroyed here), ~600 instructions an operation on the live runtime's delivery, and `consume`
+    // of it is refused by this compiler. The rare fields are set in place after.
+    operations.append(
+      OperationInfo(
+        name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
+        enteredState: time, dependencies: deps, conditions: conditions, history: history))
+    operations[i].queueIndex = qi
+    operations.read(i) { traits.count(at: $0, by: 1) }
     // Both are empty in most runs: no hashing of the name for them then.
-    if !dependentsOfUnknown.isEmpty {
-      op.dependents = dependentsOfUnknown.removeValue(forKey: o) ?? []
+    if !dependentsOfUnknown.isEmpty, let dependents = dependentsOfUnknown.removeValue(forKey: o) {
+      operations[i].dependents = dependents
     }
-    op.inCycle = !cyclesOf.isEmpty && cyclesOf[o] != nil
+    if !cyclesOf.isEmpty && cyclesOf[o] != nil { operations[i].inCycle = true }
     if let p = producer, p.produced == o {
-      op.producedBy = p.producer
+      operations[i].producedBy = p.producer
       producer = nil
     }
-    if let g = Self.groupOwning(queue: q), operationIndex[g] != nil { op.parent = g }
-    operations.append(op)
+    if let g = Self.groupOwning(queue: q), operationIndex[g] != nil { operations[i].parent = g }
     // Its next events (pending, ready) find it without hashing its name.
     recent.remember(o, at: i)
     unfinishedCount += 1
@@ -401,7 +406,7 @@ public struct Projection: Sendable, Equatable {
     if o.utf8.count > longestOperationName {
       longestOperationName = max(longestOperationName, o.count)
     }
-    if let qi = op.queueIndex {
+    if let qi {
       queues[qi].counts[.initialized] += 1
       if keepsMembers { queues[qi].memberSet.insert(i) }
     }
