@@ -47,8 +47,10 @@ struct LintsForgetting {
   /// `line` (it may join twice: the second look finds it forgotten).
   private mutating func consider(_ op: OperationRecord, in core: EngineCore, names: inout [String])
   {
-    // Retired already (its name went to the lints then), forgotten, or needed by the lints.
-    guard op !== core.retiredPlaceholder, !op.forgottenByLints, !op.cancelled, op.errors.isEmpty
+    // Retired already (its name went to the lints then), forgotten, needed by the lints, or a
+    // group (never retired: it would go round the line forever).
+    guard op !== core.retiredPlaceholder, !op.forgottenByLints, !op.cancelled, op.errors.isEmpty,
+      op.kind != .group
     else { return }
     if core.canRetire(op.id) {
       op.forgottenByLints = true
