@@ -242,10 +242,10 @@ public final class LiveRuntime: @unchecked Sendable {
   /// read an operation during the step that finished it). One that cannot be retired yet (a
   /// dependent has not finished) goes to the back, to be tried again later. Under the lock.
   private func retireFinished(keeping kept: Int) {
-    // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
     if lintsForget {
       lintsForgetting.step(finished: core.finishedLog!, in: core, names: &retiredNames)
     }
+    // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
     finishedOrder += core.finishedLog!
     core.finishedLog!.clearKeepingCapacity()
     // Only operations with at least `kept` created after them: a program names the operations it
