@@ -432,7 +432,7 @@ public final class LiveRuntime: @unchecked Sendable {
   /// had 15,000–55,000 unfinished at the peak without it, and a peak RSS of 80–120 MB; with it
   /// 65–74 MB, and 56–58 MB with the backlog's bound lowered to 16,384 as well). Lowered from 8,192
   /// once the lints forgot succeeded operations early ("Session 13": the same row 47 → 41 MB, and no
-  /// row of the 100k and 1M grids slower beyond the runs' spread).
+  /// row of the 100k and 1M grids slower once measured again).
   static let farAheadAt = 2048
 
   /// Adds a declared operation to a queue.
