@@ -1,3 +1,5 @@
+import DequeModule
+
 /// Which finished operations the live runtime's lints may forget before its retention does. The
 /// lints read a finished operation only as the dependency of one that starts, and then only whether
 /// it was cancelled or failed (`RanAfterFailedDependencyLint`; see `Lint`): one that succeeded and
@@ -7,11 +9,9 @@
 /// limit 4 with the lints peaked at 56–61 MB before, 46–49 MB after).
 struct LintsForgetting {
   /// Operations that finished but could not go then for a reason other than an unfinished
-  /// dependent (a completion block to run, a group or a condition still waiting), oldest first, and
-  /// the first still in line. Rare: most operations go when they finish or when their last
-  /// dependent does.
-  private var line: [Int] = []
-  private var head = 0
+  /// dependent (a completion block to run, a group or a condition still waiting), oldest first.
+  /// Rare: most operations go when they finish or when their last dependent does.
+  private var line = Deque<Int>()
 
   /// Looks at each operation that finished in the step (`finished`) and at its dependencies, whose
   /// last unfinished dependent it may have been, and at up to 64 of those waiting in `line`. Each
@@ -29,17 +29,8 @@ struct LintsForgetting {
         }
       }
     }
-    var attempts = min(line.count - head, 64)
-    while attempts > 0 {
-      attempts -= 1
-      let op = core.ops[line[head]]
-      head += 1
-      consider(op, in: core, names: &names)
-    }
-    // Drop the done prefix once it is most of the array (amortised O(1) per operation).
-    if head > 1024 && head * 2 > line.count {
-      line.removeFirst(head)
-      head = 0
+    for _ in 0..<min(line.count, 64) {
+      consider(core.ops[line.removeFirst()], in: core, names: &names)
     }
   }
 

@@ -1,3 +1,4 @@
+import DequeModule
 import Dispatch
 import HeapModule
 
@@ -41,9 +42,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Dispatches decided during the current step, performed once the lock is released.
   @exclusivity(unchecked) private var launches: [Launch] = []
 
-  /// Finished operations not yet retired, oldest first (ids), and the first still remembered.
-  @exclusivity(unchecked) private var finishedOrder: [Int] = []
-  @exclusivity(unchecked) private var finishedHead = 0
+  /// Finished operations not yet retired, oldest first (ids).
+  @exclusivity(unchecked) private var finishedOrder = Deque<Int>()
   /// Finished operations looked at while fewer than `kept` operations were created after them, by
   /// id: each is tried again once it is old enough, not at every step.
   @exclusivity(unchecked) private var tooRecent = Heap<Int>()
@@ -257,17 +257,9 @@ public final class LiveRuntime: @unchecked Sendable {
       tooRecent.removeMin()
       retireOrPostpone(id)
     }
-    var attempts = min(finishedOrder.count - finishedHead - kept, 64)
-    while attempts > 0 {
-      attempts -= 1
-      let id = finishedOrder[finishedHead]
-      finishedHead += 1
+    for _ in 0..<max(0, min(finishedOrder.count - kept, 64)) {
+      let id = finishedOrder.removeFirst()
       if id < oldEnough { retireOrPostpone(id) } else { tooRecent.insert(id) }
-    }
-    // Drop the retired prefix once it is most of the array (amortised O(1) per operation).
-    if finishedHead > 1024 && finishedHead * 2 > finishedOrder.count {
-      finishedOrder.removeFirst(finishedHead)
-      finishedHead = 0
     }
   }
 
