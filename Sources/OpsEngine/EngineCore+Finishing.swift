@@ -31,11 +31,11 @@ extension EngineCore {
   func finish(_ op: OperationRecord, _ cause: StateCause) {
     if op.state == .ready && !op.started { return }
     transition(op, to: .finishing, cause)
-    emit(.willFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
+    emit(.willFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled), about: op)
     transition(op, to: .finished, .observersNotified)
     finishedLog?.append(op.id)
     for d in op.dependencies { ops[d].unfinishedDependents -= 1 }
-    emit(.didFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled))
+    emit(.didFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled), about: op)
     releaseLocks(op)
     // Foundation's order: dependents become ready and their queues schedule while the finished operation
     // still holds its slot; then the completion block is dispatched; then its queue takes the slot back
@@ -72,7 +72,7 @@ extension EngineCore {
         op, errors: ["timed out after \(formatSeconds(op.spec.timeout ?? 0))s"], cause: .timeout)
     case .completion(let id):
       ops[id].awaitingCompletion = false
-      emit(.completion(operation: ops[id].name))
+      emit(.completion(operation: ops[id].name), about: ops[id])
     }
     settle()
   }

@@ -94,7 +94,7 @@ extension EngineCore {
       op, to: .executing,
       op.startCause
         ?? .started(queue: q.name, slot: max(1, q.executing), limit: q.maxConcurrent, after: nil))
-    emit(.didStart(operation: op.name))
+    emit(.didStart(operation: op.name), about: op)
     if let t = op.spec.timeout { host.schedule(after: t, .timeout(op: op.id)) }
     if op.kind == .group { startGroup(op) }
     host.execute(op)

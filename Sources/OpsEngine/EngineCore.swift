@@ -130,6 +130,8 @@ final class EngineCore {
   @exclusivity(unchecked) private(set) var unfinished = 0
   /// Whether an operation finished since the host last cleared it (see `clearFinished`).
   @exclusivity(unchecked) private(set) var finishedSinceCleared = false
+  /// `operationAdded` events so far (see `OperationRecord.foldSlot`).
+  @exclusivity(unchecked) private var addedCount = 0
 
   /// Where the events go when the host buffers them (the live runtime): appended directly, at
   /// `stepTime`, instead of through `host.record` and `host.now`. Each call through the host retained
@@ -172,6 +174,18 @@ final class EngineCore {
     }
   }
 
+  /// `emit` for an event about `op`, with its `foldSlot` as the buffered event's hint: the events
+  /// every operation has (its states and observers) are found in the lints' projection by it
+  /// rather than by hashing the name.
+  func emit(_ kind: consuming EventKind, about op: OperationRecord) {
+    seq += 1
+    if sinks {
+      sink.append(Event(seq: seq, time: stepTime, kind: kind), hint: op.foldSlot)
+    } else {
+      host.record(Event(seq: seq, time: host.now, kind: kind))
+    }
+  }
+
   func transition(_ op: OperationRecord, to state: OperationState, _ cause: StateCause) {
     let from = op.state
     precondition(state > from, "states only move forward: \(op.name) \(from) → \(state)")
@@ -182,7 +196,7 @@ final class EngineCore {
       unfinished -= 1
       finishedSinceCleared = true
     }
-    emit(.state(operation: op.name, from: from, to: state, cause: cause))
+    emit(.state(operation: op.name, from: from, to: state, cause: cause), about: op)
   }
 
   func clearFinished() { finishedSinceCleared = false }
@@ -412,6 +426,8 @@ final class EngineCore {
     op.priority =
       op.spec.priority ?? (queue.maxConcurrent == 1 ? .normal : op.spec.qos.derivedPriority)
     if !detached { queue.members.insert(op) }
+    op.foldSlot = addedCount
+    addedCount += 1
     emit(
       .operationAdded(
         operation: op.name, queue: queue.name, priority: op.priority, qos: op.spec.qos,

@@ -4,9 +4,15 @@
 /// array needed a placeholder event left in each slot and destroyed later, ~70 instructions an event
 /// on the delivery thread). Its room is kept when emptied and grows once past a small size, straight
 /// to `roomAfterGrowth` (see `LiveRuntime.backlogRoom`). Not thread-safe: its owner's lock guards it.
+///
+/// Beside each event, a hint: the slot of its operation in a projection that has folded every event
+/// since the start (`OperationRecord.foldSlot`; -1 when there is none). The engine knows the
+/// operation, so the fold need not hash its name to find it again; the fold checks the name at that
+/// slot and looks the name up when it differs. Not part of the event contract.
 final class EventBuffer {
   // `@exclusivity(unchecked)`: its owner's lock already serialises every access.
   @exclusivity(unchecked) private var base: UnsafeMutablePointer<Event>
+  @exclusivity(unchecked) private var hints: UnsafeMutablePointer<Int32>
   @exclusivity(unchecked) private(set) var capacity: Int
   @exclusivity(unchecked) private(set) var count = 0
   /// The room a buffer past 1,024 events grows to at once.
@@ -17,18 +23,22 @@ final class EventBuffer {
     self.roomAfterGrowth = roomAfterGrowth
     capacity = 64
     base = .allocate(capacity: capacity)
+    hints = .allocate(capacity: capacity)
   }
 
   deinit {
     base.deinitialize(count: count)
     base.deallocate()
+    hints.deallocate()
   }
 
   var isEmpty: Bool { count == 0 }
 
-  func append(_ event: consuming Event) {
+  /// `hint`: see the type; beyond `Int32` it is dropped (-1), which costs only a lookup by name.
+  func append(_ event: consuming Event, hint: Int = -1) {
     if count == capacity { grow() }
     (base + count).initialize(to: event)
+    hints[count] = Int32(truncatingIfNeeded: hint <= Int(Int32.max) ? hint : -1)
     count += 1
   }
 
@@ -38,16 +48,18 @@ final class EventBuffer {
   func swapContents(with other: EventBuffer) {
     precondition(roomAfterGrowth == other.roomAfterGrowth, "buffers of different growth")
     swap(&base, &other.base)
+    swap(&hints, &other.hints)
     swap(&capacity, &other.capacity)
     swap(&count, &other.count)
   }
 
-  /// Moves each event out to `body`, oldest first, leaving the buffer empty with its room.
-  func drain(_ body: (consuming Event) -> Void) {
+  /// Moves each event out to `body` with its hint, oldest first, leaving the buffer empty with its
+  /// room.
+  func drain(_ body: (consuming Event, _ hint: Int) -> Void) {
     // Counted down first: whatever `body` does, no event is moved out twice.
     let n = count
     count = 0
-    for i in 0..<n { body((base + i).move()) }
+    for i in 0..<n { body((base + i).move(), Int(hints[i])) }
   }
 
   private func grow() {
@@ -60,6 +72,10 @@ final class EventBuffer {
     grown.moveInitialize(from: base, count: count)
     base.deallocate()
     base = grown
+    let grownHints = UnsafeMutablePointer<Int32>.allocate(capacity: room)
+    grownHints.update(from: hints, count: count)
+    hints.deallocate()
+    hints = grownHints
     capacity = room
   }
 }

@@ -306,9 +306,9 @@ public final class LiveRuntime: @unchecked Sendable {
       setPublishingTo(subs)
       publisher.delivers = !subs.isEmpty
       // Each event moved out to the publisher: publishing a borrowed one copied it.
-      batch.drain { event in
+      batch.drain { event, hint in
         publishingRawSeq = event.seq
-        publisher.publish(event, rescheduling: false)
+        publisher.publish(event, slotHint: hint, rescheduling: false)
       }
       if !retired.isEmpty {
         publisher.retire(operations: retired)

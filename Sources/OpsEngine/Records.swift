@@ -22,6 +22,10 @@ final class OperationRecord {
   /// Of `dependents`, those that have not finished (linked while unfinished, not finished since):
   /// whether its record can go is then a number, not a walk over every dependent (`canRetire`).
   @exclusivity(unchecked) var unfinishedDependents = 0
+  /// Where a projection folding every event since the start keeps it: the number of operations
+  /// added to a queue before it (-1 until it is). Passed with its hot events as a hint (see
+  /// `EventBuffer`).
+  @exclusivity(unchecked) var foldSlot = -1
   /// Condition results still outstanding while evaluating.
   @exclusivity(unchecked) var conditionsPending = 0
   /// Conditions whose evaluation waits for their produced dependency (by condition index).

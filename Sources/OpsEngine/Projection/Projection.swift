@@ -44,6 +44,8 @@ public struct Projection: Sendable, Equatable {
   private var lastQueueAdded: (name: String, index: Int)?
   private var operationIndex: [String: Int] = [:]
   private var recent = RecentSlots()
+  /// Where the event being folded says its operation is, or -1 (see `apply(_:slotHint:)`).
+  private var slotHint = -1
   private var warningsBySubject: [String: [Int]] = [:]
   /// Dependents that named an operation before it was added to any queue.
   private var dependentsOfUnknown: [String: [String]] = [:]
@@ -138,7 +140,13 @@ public struct Projection: Sendable, Equatable {
     if time > now { now = time }
   }
 
-  public mutating func apply(_ event: borrowing Event) {
+  public mutating func apply(_ event: borrowing Event) { apply(event, slotHint: -1) }
+
+  /// `apply`, told where the event's operation is if this projection has folded every event since
+  /// the start (the live runtime's lints: see `EventBuffer`). A wrong hint costs only a lookup by
+  /// name: the slot is used only if the operation there has that name and is not retired.
+  mutating func apply(_ event: borrowing Event, slotHint: Int) {
+    self.slotHint = slotHint
     lastSeq = event.seq
     version += 1
     if event.time > now { now = event.time }
@@ -275,7 +283,7 @@ public struct Projection: Sendable, Equatable {
 
   /// Forgets a finished operation: its name is no longer known, and once every operation of its
   /// chunk of `operations` is retired the chunk is released (each then reads as `retiredStandIn`;
-  /// until then the record reads as it was, finished; overwriting it with the stand-in at once was
+  /// until then the record reads as it was, finished, with index -1; overwriting it with the stand-in at once was
   /// ~1,000 instructions a retirement on the live runtime's delivery thread). The live runtime's lints
   /// fold the whole stream, so without this they would keep every operation ever run; it retires an
   /// operation here once its core has retired it (see `LiveRetention`): finished, and every
@@ -295,6 +303,8 @@ public struct Projection: Sendable, Equatable {
     var counts = traits
     operations.read(i) { counts.count(at: $0, by: -1) }
     traits = counts
+    // Marked as the stand-in is, so a slot hint can never find it (its name may come back).
+    operations[i].index = -1
     operations.retire(i, standIn: Self.retiredStandIn)
   }
 
@@ -305,7 +315,15 @@ public struct Projection: Sendable, Equatable {
 
   private mutating func slot(of name: String) -> Int? {
     if let i = recent.touch(name) { return i }
-    guard let i = operationIndex[name] else { return nil }
+    let i: Int
+    if slotHint >= 0 && slotHint < operations.count
+      && operations.read(slotHint, { $0.pointee.index == slotHint && $0.pointee.name == name })
+    {
+      i = slotHint
+    } else {
+      guard let found = operationIndex[name] else { return nil }
+      i = found
+    }
     recent.remember(name, at: i)
     return i
   }

@@ -135,7 +135,7 @@ public struct WarningInfo: Sendable, Equatable {
 public struct OperationInfo: Sendable, Equatable {
   public let name: String
   /// Position in add order.
-  public let index: Int
+  public internal(set) var index: Int
   public let queue: String
   /// Its queue's position in `Projection.queues` (nil if that queue was never added): the fold
   /// updates the queue on every transition, without hashing its name each time.

@@ -76,20 +76,21 @@ public final class EventPublisher {
   /// raised the core's numbers are the publisher's, and the event goes on as it is. (A borrowed one
   /// was copied, every field retained and released, before the fold could read it: the compiler cannot
   /// tell that folding into the publisher's own projection leaves the caller's storage alone.)
-  func publish(_ event: consuming Event, rescheduling: Bool = true) {
+  /// `slotHint`: where the projection may find the event's operation (see `EventBuffer`).
+  func publish(_ event: consuming Event, slotHint: Int = -1, rescheduling: Bool = true) {
     if event.seq == seq + 1 {
-      publish(numbered: event, rescheduling: rescheduling)
+      publish(numbered: event, slotHint: slotHint, rescheduling: rescheduling)
     } else {
       publish(
-        numbered: Event(seq: seq + 1, time: event.time, kind: event.kind),
+        numbered: Event(seq: seq + 1, time: event.time, kind: event.kind), slotHint: slotHint,
         rescheduling: rescheduling)
     }
   }
 
   /// `event.seq` is the publisher's next number.
-  private func publish(numbered event: consuming Event, rescheduling: Bool) {
+  private func publish(numbered event: consuming Event, slotHint: Int = -1, rescheduling: Bool) {
     seq += 1
-    if folds { projection.apply(event) }
+    if folds { projection.apply(event, slotHint: slotHint) }
     if delivers { deliver(event) }
     guard !lints.isEmpty else { return }
     let time = event.time
