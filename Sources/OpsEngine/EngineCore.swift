@@ -165,22 +165,19 @@ final class EngineCore {
     return queues[id]
   }
 
-  func emit(_ kind: consuming EventKind) {
-    seq += 1
-    if sinks {
-      sink.append(Event(seq: seq, time: stepTime, kind: kind))
-    } else {
-      host.record(Event(seq: seq, time: host.now, kind: kind))
-    }
-  }
+  func emit(_ kind: consuming EventKind) { emit(kind, hint: -1) }
 
   /// `emit` for an event about `op`, with its `foldSlot` as the buffered event's hint: the events
   /// every operation has (its states and observers) are found in the lints' projection by it
   /// rather than by hashing the name.
   func emit(_ kind: consuming EventKind, about op: OperationRecord) {
+    emit(kind, hint: op.foldSlot)
+  }
+
+  private func emit(_ kind: consuming EventKind, hint: Int) {
     seq += 1
     if sinks {
-      sink.append(Event(seq: seq, time: stepTime, kind: kind), hint: op.foldSlot)
+      sink.append(Event(seq: seq, time: stepTime, kind: kind), hint: hint)
     } else {
       host.record(Event(seq: seq, time: host.now, kind: kind))
     }

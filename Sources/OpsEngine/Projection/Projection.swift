@@ -283,11 +283,12 @@ public struct Projection: Sendable, Equatable {
 
   /// Forgets a finished operation: its name is no longer known, and once every operation of its
   /// chunk of `operations` is retired the chunk is released (each then reads as `retiredStandIn`;
-  /// until then the record reads as it was, finished, with index -1; overwriting it with the stand-in at once was
-  /// ~1,000 instructions a retirement on the live runtime's delivery thread). The live runtime's lints
-  /// fold the whole stream, so without this they would keep every operation ever run; it retires an
-  /// operation here once its core has retired it (see `LiveRetention`): finished, and every
-  /// operation that depends on it finished, so no later event names it.
+  /// until then the record reads as it was, finished, with index -1; overwriting it with the
+  /// stand-in at once was ~1,000 instructions a retirement on the live runtime's delivery thread).
+  /// The live runtime's lints fold the whole stream, so without this they would keep every
+  /// operation ever run; it retires an operation here once its core has retired it (see
+  /// `LiveRetention`): finished, and every operation that depends on it finished, so no later event
+  /// names it.
   mutating func retire(_ name: String) {
     // Removing a key moves the keys after it in its probe run back, hashing each again (~1,100
     // instructions a name at the usual load, up to three quarters full): at most half full, runs
