@@ -88,14 +88,16 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
   }
 
   /// Counts element `i` as retired (never written again; each element counted once). Once every
-  /// element of its chunk is, the chunk is released (`releaseChunk`) and each reads as `standIn`.
-  mutating func retire(_ i: Int, standIn: Element) {
+  /// element of its chunk is, the chunk is released (`releaseChunk`) and each reads as `standIn`,
+  /// made only then (a projection's stand-in, a static record passed in every call, was retained
+  /// and released field by field at every retirement).
+  mutating func retire(_ i: Int, standIn: @autoclosure () -> Element) {
     let chunk = i >> Self.shift
     if retiredInChunk.count <= chunk {
       retiredInChunk += repeatElement(0, count: chunk + 1 - retiredInChunk.count)
     }
     retiredInChunk[chunk] += 1
-    if retiredInChunk[chunk] == Self.chunkSize { releaseChunk(containing: i, standIn: standIn) }
+    if retiredInChunk[chunk] == Self.chunkSize { releaseChunk(containing: i, standIn: standIn()) }
   }
 }
 

@@ -18,7 +18,7 @@ struct LintsForgetting {
   /// that succeeded and can go gets `forgottenByLints` and its name in `names`. One with unfinished
   /// dependents is looked at again when the last of them finishes; one held for another reason waits
   /// in `line`; a failed or cancelled one is left to the retention. Under the engine lock.
-  mutating func step(finished: [Int], in core: EngineCore, names: inout [String]) {
+  mutating func step(finished: [Int], in core: EngineCore, names: inout [RetiredName]) {
     for id in finished {
       let op = core.ops[id]
       consider(op, in: core, names: &names)
@@ -36,8 +36,9 @@ struct LintsForgetting {
 
   /// Forgets the operation if it can go; one held for a reason other than its dependents joins
   /// `line` (it may join twice: the second look finds it forgotten).
-  private mutating func consider(_ op: OperationRecord, in core: EngineCore, names: inout [String])
-  {
+  private mutating func consider(
+    _ op: OperationRecord, in core: EngineCore, names: inout [RetiredName]
+  ) {
     // Retired already (its name went to the lints then), forgotten, needed by the lints, or a
     // group (never retired: it would go round the line forever).
     guard op !== core.retiredPlaceholder, !op.forgottenByLints, !op.cancelled, op.errors.isEmpty,
@@ -45,7 +46,7 @@ struct LintsForgetting {
     else { return }
     if core.canRetire(op.id) {
       op.forgottenByLints = true
-      names.append(op.name)
+      names.append(RetiredName(name: op.name, slot: op.foldSlot))
     } else if op.unfinishedDependents == 0 {
       line.append(op.id)
     }

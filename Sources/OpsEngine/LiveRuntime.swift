@@ -50,7 +50,7 @@ public final class LiveRuntime: @unchecked Sendable {
   private let retention: LiveRetention
   /// Names of operations retired since the last drain, for the lints' projection to forget them too
   /// once their events are published (only when it folds: with lints).
-  @exclusivity(unchecked) private var retiredNames: [String] = []
+  @exclusivity(unchecked) private var retiredNames: [RetiredName] = []
   /// Records retired in recent steps, released in batches once the lock is (freeing a record and its
   /// spec is a dozen deallocations the other threads need not wait for).
   @exclusivity(unchecked) private var retiredRecords: [OperationRecord] = []
@@ -270,7 +270,9 @@ public final class LiveRuntime: @unchecked Sendable {
       finishedOrder.append(id)
       return
     }
-    if lintsForget && !core.ops[id].forgottenByLints { retiredNames.append(core.ops[id].name) }
+    if lintsForget && !core.ops[id].forgottenByLints {
+      retiredNames.append(RetiredName(name: core.ops[id].name, slot: core.ops[id].foldSlot))
+    }
     retiredRecords.append(core.ops[id])
     core.retire(id)
     slots.retired(id)
@@ -291,7 +293,7 @@ public final class LiveRuntime: @unchecked Sendable {
     // does not grow again from nothing at every drain: a fresh one each time was reallocated and
     // page-faulted event by event (~9% of all samples with the standard lints).
     let batch = deliveryBatch
-    var retired: [String] = []
+    var retired: [RetiredName] = []
     while true {
       lock.lock()
       if buffer.isEmpty {

@@ -42,7 +42,11 @@ public struct Projection: Sendable, Equatable {
   /// The queue of the last operation added: most are added to the same queue as the one before, and
   /// comparing a short name costs less than hashing it. Queues are never removed.
   private var lastQueueAdded: (name: String, index: Int)?
+  /// By name, every operation added; a retired one's name stays until the next sweep (see
+  /// `retire`), so lookups go through `knownSlot(of:)`.
   private var operationIndex: [String: Int] = [:]
+  /// Names in `operationIndex` whose operation is retired.
+  private var staleNames = 0
   private var recent = RecentSlots()
   /// Where the event being folded says its operation is, or -1 (see `apply(_:slotHint:)`).
   private var slotHint = -1
@@ -83,11 +87,11 @@ public struct Projection: Sendable, Equatable {
 
   public func queue(named name: String) -> QueueInfo? { queueIndex[name].map { queues[$0] } }
   public func operation(named name: String) -> OperationInfo? {
-    operationIndex[name].map { operations[$0] }
+    knownSlot(of: name).map { operations[$0] }
   }
   /// The lints ask about the operation of the event just folded: that one is compared, not hashed.
   public func index(ofOperation name: String) -> Int? {
-    recent.slot(of: name) ?? operationIndex[name]
+    recent.slot(of: name) ?? knownSlot(of: name)
   }
   public func index(ofQueue name: String) -> Int? { queueIndex[name] }
 
@@ -289,14 +293,22 @@ public struct Projection: Sendable, Equatable {
   /// operation ever run; it retires an operation here once its core has retired it (see
   /// `LiveRetention`): finished, and every operation that depends on it finished, so no later event
   /// names it.
-  mutating func retire(_ name: String) {
-    // Removing a key moves the keys after it in its probe run back, hashing each again (~1,100
-    // instructions a name at the usual load, up to three quarters full): at most half full, runs
-    // are short. Only a projection that retires pays the room (the live runtime's lints).
-    if operationIndex.capacity < 2 * operationIndex.count {
-      operationIndex.reserveCapacity(2 * operationIndex.count)
+  ///
+  /// Its name stays in the index, where lookups treat it as absent and a new operation of that name
+  /// may claim it: removing a key from Swift's dictionary rehashes the keys after it, and finding it
+  /// hashes its name (together ~400 instructions a retirement on the live runtime's delivery
+  /// thread). The stale names are swept out together once there are more than 4,096 of them and
+  /// four times as many as live ones, as the engine does with its own (`EngineCore.retire`), less
+  /// often: a sweep rehashes every live name, and the lints' projection keeps few.
+  /// `slotHint`: where the operation is, if known (see `EventBuffer`).
+  mutating func retire(_ name: String, slotHint: Int = -1) {
+    let i: Int
+    if holds(name, at: slotHint) {
+      i = slotHint
+    } else {
+      guard let found = knownSlot(of: name) else { return }
+      i = found
     }
-    guard let i = operationIndex.removeValue(forKey: name) else { return }
     precondition(
       operations.read(i) { $0.pointee.state } == .finished, "\(name) is retired before it finished")
     recent.forget(slot: i)
@@ -304,25 +316,51 @@ public struct Projection: Sendable, Equatable {
     var counts = traits
     operations.read(i) { counts.count(at: $0, by: -1) }
     traits = counts
-    // Marked as the stand-in is, so a slot hint can never find it (its name may come back).
+    // Marked as the stand-in is: neither a hint nor its stale name finds it again.
     operations[i].index = -1
     operations.retire(i, standIn: Self.retiredStandIn)
+    staleNames += 1
+    if staleNames > 4096 && staleNames > 4 * (operationIndex.count - staleNames) {
+      sweepStaleNames()
+    }
+  }
+
+  private mutating func sweepStaleNames() {
+    var live: [(String, Int)] = []
+    live.reserveCapacity(operationIndex.count - staleNames)
+    for (name, i) in operationIndex where isLive(i) { live.append((name, i)) }
+    operationIndex.removeAll(keepingCapacity: true)
+    for (name, i) in live { operationIndex[name] = i }
+    staleNames = 0
+  }
+
+  /// Whether the record at `i` is not retired (a retired one reads index -1).
+  private func isLive(_ i: Int) -> Bool { operations.read(i) { $0.pointee.index } == i }
+
+  /// The slot of a known operation by name (a retired one's may still be in the index).
+  private func knownSlot(of name: String) -> Int? {
+    guard let i = operationIndex[name] else { return nil }
+    return staleNames == 0 || isLive(i) ? i : nil
+  }
+
+  /// Whether `slot` holds the operation `name`, not retired (a hint checked before it is used).
+  private func holds(_ name: String, at slot: Int) -> Bool {
+    slot >= 0 && slot < operations.count
+      && operations.read(slot) { $0.pointee.index == slot && $0.pointee.name == name }
   }
 
   /// Operations known by name (retired ones are not).
-  var knownOperationCount: Int { operationIndex.count }
+  var knownOperationCount: Int { operationIndex.count - staleNames }
 
   // MARK: - Updates
 
   private mutating func slot(of name: String) -> Int? {
     if let i = recent.touch(name) { return i }
     let i: Int
-    if slotHint >= 0 && slotHint < operations.count
-      && operations.read(slotHint, { $0.pointee.index == slotHint && $0.pointee.name == name })
-    {
+    if holds(name, at: slotHint) {
       i = slotHint
     } else {
-      guard let found = operationIndex[name] else { return nil }
+      guard let found = knownSlot(of: name) else { return nil }
       i = found
     }
     recent.remember(name, at: i)
@@ -384,8 +422,13 @@ public struct Projection: Sendable, Equatable {
     let i = operations.count
     // One hash for the check and the entry: an operation already added is put back as it was.
     if let earlier = operationIndex.updateValue(i, forKey: o) {
-      operationIndex[o] = earlier
-      return
+      if staleNames > 0 && !isLive(earlier) {
+        // A retired operation's name, taken again.
+        staleNames -= 1
+      } else {
+        operationIndex[o] = earlier
+        return
+      }
     }
     structureVersion += 1
     // Room for the usual path (initialized, pending, ready, executing, finishing, finished): grown
@@ -420,7 +463,7 @@ public struct Projection: Sendable, Equatable {
       operations[i].producedBy = p.producer
       producer = nil
     }
-    if let g = Self.groupOwning(queue: q), operationIndex[g] != nil { operations[i].parent = g }
+    if let g = Self.groupOwning(queue: q), knownSlot(of: g) != nil { operations[i].parent = g }
     // Its next events (pending, ready) find it without hashing its name.
     recent.remember(o, at: i)
     unfinishedCount += 1
@@ -438,7 +481,7 @@ public struct Projection: Sendable, Equatable {
   /// `o` (at `i`) depends on `d`: `d` lists it among its dependents, and it counts `d` if finished.
   private mutating func noteDependent(_ o: String, at i: Int, on d: String) {
     guard keepsDependents else { return }
-    if let j = operationIndex[d] {
+    if let j = knownSlot(of: d) {
       operations[j].dependents.append(o)
       if operations.read(j, { $0.pointee.state }) == .finished {
         operations[i].finishedDependencies += 1
@@ -489,7 +532,7 @@ public struct Projection: Sendable, Equatable {
     if to == .executing { noteOvertaken(by: i) }
     if to == .finished {
       for d in operations.read(i, { $0.pointee.dependents }) {
-        if let j = operationIndex[d] { operations[j].finishedDependencies += 1 }
+        if let j = knownSlot(of: d) { operations[j].finishedDependencies += 1 }
       }
     }
   }

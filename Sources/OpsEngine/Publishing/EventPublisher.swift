@@ -135,10 +135,11 @@ public final class EventPublisher {
   var isFolding: Bool { folds }
 
   /// Forgets operations the live runtime retired (see `Projection.retire`), once every event up to
-  /// their retirement has been published.
-  func retire(operations names: [String]) {
+  /// their retirement has been published. Each comes with its slot in the projection (see
+  /// `EventBuffer`), so it is found without hashing its name.
+  func retire(operations names: [RetiredName]) {
     guard folds else { return }
-    for name in names { projection.retire(name) }
+    for r in names { projection.retire(r.name, slotHint: r.slot) }
   }
 
   /// A wake-up asked for with `token` is due; stale tokens are ignored. True if it was live.
@@ -193,4 +194,11 @@ public final class EventPublisher {
     scheduledWake = next
     if let next { scheduleWake(next, wakeToken) }
   }
+}
+
+/// An operation the lints' projection is to forget: its name, and its slot there as the engine
+/// counts it (`OperationRecord.foldSlot`), checked against the name before it is used.
+struct RetiredName {
+  let name: String
+  let slot: Int
 }
