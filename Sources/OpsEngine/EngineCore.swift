@@ -236,27 +236,34 @@ final class EngineCore {
   /// Creates an operation in `initialized`; it joins the board when it is added to a queue.
   @discardableResult
   func createOperation(_ spec: consuming OperationSpec) throws -> OperationRecord {
+    try createOperation(adopting: OperationRecord(id: -1, spec: spec), validated: false)
+  }
+
+  /// `createOperation` for a record built beforehand, numbered here. `validated`: its spec already
+  /// passed `validate` (the live runtime builds and checks it before it takes its lock; a spec that
+  /// failed is checked again here, so a duplicate name is still the error reported first).
+  func createOperation(adopting op: OperationRecord, validated: Bool) throws -> OperationRecord {
     // One hash of the name, not two: the slot is claimed only if it is free (and given back if the
     // spec is refused).
     let id = ops.count
     var claimed = false
     var reclaimed = false
-    Self.claim(&opByName[spec.name, default: -1], id, &claimed, &reclaimed) {
+    Self.claim(&opByName[op.name, default: -1], id, &claimed, &reclaimed) {
       [ops, retiredPlaceholder] in ops[$0] === retiredPlaceholder
     }
-    guard claimed else { throw EngineError.duplicateOperation(spec.name) }
+    guard claimed else { throw EngineError.duplicateOperation(op.name) }
     // A retired operation's stale name, now this one's (or removed below if the spec is refused).
     if reclaimed { staleNames -= 1 }
     do {
-      try Self.validate(spec)
-      if spec.kind == .group, queueByName[Self.innerQueueName(of: spec.name)] != nil {
-        throw EngineError.reservedQueueName(Self.innerQueueName(of: spec.name), group: spec.name)
+      if !validated { try Self.validate(op.spec) }
+      if op.kind == .group, queueByName[Self.innerQueueName(of: op.name)] != nil {
+        throw EngineError.reservedQueueName(Self.innerQueueName(of: op.name), group: op.name)
       }
     } catch {
-      opByName[spec.name] = nil
+      opByName[op.name] = nil
       throw error
     }
-    let op = OperationRecord(id: id, spec: spec)
+    op.id = id
     ops.append(op)
     return op
   }

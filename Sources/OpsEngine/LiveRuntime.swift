@@ -372,8 +372,11 @@ public final class LiveRuntime: @unchecked Sendable {
       spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
     default: break
     }
-    // Not `withCore`: a closure would capture the spec, which then could only be copied into the
-    // core's record (a dozen retains and releases under the lock); here it is moved.
+    // The record is built and its numbers checked before the lock is taken (~500 instructions an
+    // operation less under it); the core numbers it in the step. Not `withCore`: a closure would
+    // capture the record.
+    let validated = (try? EngineCore.validate(spec)) != nil
+    let record = OperationRecord(id: -1, spec: spec)
     beginStep()
     defer {
       let crowded = unfinished > Self.crowdedAt
@@ -389,7 +392,7 @@ public final class LiveRuntime: @unchecked Sendable {
     }
     // Each dependency looked up once, before anything is created (an unknown one is refused).
     var dependencies = IDList()
-    for name in spec.dependencies {
+    for name in record.spec.dependencies {
       guard let dep = core.operation(named: name) else {
         throw EngineError.unknownOperation(name)
       }
@@ -399,7 +402,7 @@ public final class LiveRuntime: @unchecked Sendable {
       guard let q = core.queue(named: name) else { throw EngineError.unknownQueue(name) }
       return q
     }
-    let op = try core.createOperation(consume spec)
+    let op = try core.createOperation(adopting: record, validated: validated)
     precondition(op.id == slots.nextID, "live runtime and core disagree on operation ids")
     slots.append(work)
     if !conditions.isEmpty { conditionClosures[op.id] = conditions }

@@ -1,6 +1,8 @@
 /// The engine's record of one operation. Internal: the outside sees events and snapshots.
 final class OperationRecord {
-  let id: Int
+  /// Its index in `EngineCore.ops`, set once when the core adopts it (the live runtime builds a
+  /// record before it takes its lock, and the core numbers it under the lock).
+  @exclusivity(unchecked) var id: Int
   let spec: OperationSpec
   /// Cached: `spec.kind` is computed and copies the whole spec each time.
   let kind: OperationKind
