@@ -93,7 +93,7 @@ public final class LiveRuntime: @unchecked Sendable {
   private let origin = DispatchTime.now().uptimeNanoseconds
   private let delivery = DispatchQueue(label: "opsview.live.events")
   /// Numbers, folds and lints the events; used only on `delivery`.
-  private let publisher: EventPublisher
+  private let publisher: EventPublisher<LiveRuntime>
   /// On `delivery`: the subscribers of the batch being published and the core number of its event.
   @exclusivity(unchecked) private var publishingTo: [LiveSubscriber] = []
   @exclusivity(unchecked) private var publishingRawSeq = 0
@@ -126,15 +126,7 @@ public final class LiveRuntime: @unchecked Sendable {
     delivery.setSpecific(key: onDelivery, value: true)
     core = EngineCore(host: self, sink: buffer)
     if retention.finishedKept != nil { core.finishedLog = [] }
-    publisher.deliver = { [unowned(unsafe) self] event in
-      if let only = publishingToOnly {
-        only._withUnsafeGuaranteedRef { s in
-          if publishingRawSeq >= s.from { s.handler(event) }
-        }
-      } else {
-        for s in publishingTo where publishingRawSeq >= s.from { s.handler(event) }
-      }
-    }
+    publisher.deliver(to: self)
     publisher.scheduleWake = { [unowned(unsafe) self] time, token in
       let delay = max(0, time - secondsSinceOrigin())
       delivery.asyncAfter(deadline: .now() + delay) { [self] in
@@ -796,5 +788,18 @@ private final class LiveSubscriber: Sendable {
   init(from: Int, handler: @escaping @Sendable (Event) -> Void) {
     self.from = from
     self.handler = handler
+  }
+}
+
+extension LiveRuntime: EventReceiver {
+  /// On `delivery`: one published event, to the subscribers of the batch that asked for it.
+  func receive(_ event: borrowing Event) {
+    if let only = publishingToOnly {
+      only._withUnsafeGuaranteedRef { s in
+        if publishingRawSeq >= s.from { s.handler(event) }
+      }
+    } else {
+      for s in publishingTo where publishingRawSeq >= s.from { s.handler(event) }
+    }
   }
 }

@@ -24,7 +24,7 @@ public final class VirtualRuntime {
   }
 
   private var core: EngineCore!
-  private let publisher: EventPublisher
+  private let publisher: EventPublisher<VirtualRuntime>
   private var agenda = Heap<Entry>()
   private var scheduled = 0
   private var clock: Int64 = 0
@@ -46,10 +46,7 @@ public final class VirtualRuntime {
       lints: lints, keepsHistory: fullProjection, keepsMembers: fullProjection,
       keepsDependents: fullProjection)
     core = EngineCore(host: self)
-    publisher.deliver = { [unowned self] event in
-      if recording { events.append(event) }
-      for s in subscribers { s(event) }
-    }
+    publisher.deliver(to: self)
     publisher.scheduleWake = { [unowned self] time, token in
       // Past the end of the clock (see `maxSeconds`): never. Clamping it to the end instead would
       // wake the lint at once, again and again.
@@ -308,5 +305,13 @@ extension VirtualRuntime: EngineHost {
 
   func schedule(after seconds: Double, _ timer: EngineTimer) {
     push(.timer(timer), at: later(by: seconds))
+  }
+}
+
+extension VirtualRuntime: EventReceiver {
+  /// One published event: recorded, then to each subscriber.
+  func receive(_ event: borrowing Event) {
+    if recording { events.append(copy event) }
+    for s in subscribers { s(event) }
   }
 }

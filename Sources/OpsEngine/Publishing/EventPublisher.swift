@@ -1,8 +1,11 @@
 /// Between the state machine and the world: numbers the core's events, folds each into the
 /// projection, runs the lints over it and publishes what they find as `warning` events at the same
 /// engine time. Both runtimes publish through one; not thread-safe (the virtual runtime calls it on its
-/// thread, the live runtime on its delivery queue).
-public final class EventPublisher {
+/// thread, the live runtime on its delivery queue). Generic over its receiver, the runtime, so it is
+/// called directly and unretained: through a closure stored here, the closure's context was
+/// retained and released at every event (~480 instructions an operation on the live runtime's
+/// delivery thread), and so was a receiver held as an unowned protocol reference.
+final class EventPublisher<Receiver: EventReceiver> {
   // `@exclusivity(unchecked)`: one thread at a time uses a publisher (see above), and the dynamic
   // checks of every access to the projection and the lints were ~3% of the live runtime's delivery.
   @exclusivity(unchecked) public private(set) var projection: Projection
@@ -12,7 +15,7 @@ public final class EventPublisher {
   /// Calling each of nine lints on every event, most of them to return at once, was a fifth of the
   /// live runtime's delivery with the standard lints.
   private let lintsByType: [LintSet]
-  private static let stateCount = OperationState.allCases.count
+  private let stateCount = OperationState.allCases.count
   /// By `from.order * stateCount + to.order`: the lints checked after a `state` event (see
   /// `Lint.states`). Most look only at starts and finishes; the other transitions of every
   /// operation called each of them to return at once.
@@ -22,10 +25,13 @@ public final class EventPublisher {
   private let moreByTransition: [[Int]]
   private let hasMore: Bool
   @exclusivity(unchecked) private var raised = Set<String>()
-  /// Receives every event, warnings included, in order, while `delivers` is true.
-  var deliver: (Event) -> Void = { _ in }
-  /// False while nobody listens (the live runtime without subscribers): `deliver` is then not called
-  /// for each event only to find no one (a closure call and its list retained and released).
+  /// Receives every event, warnings included, in order, while `delivers` is true. Unretained: it
+  /// owns the publisher.
+  @exclusivity(unchecked) private var receiver: Unmanaged<Receiver>?
+  /// Sets the receiver, which must own this publisher (it is not retained).
+  func deliver(to r: Receiver) { receiver = .passUnretained(r) }
+  /// False while nobody listens (the live runtime without subscribers): the receiver is then not
+  /// called for each event only to find no one (a call and its list retained and released).
   @exclusivity(unchecked) var delivers = true
   /// Asked to call `wake(at:token:)` at this time; a later request replaces an earlier one.
   var scheduleWake: (_ time: Double, _ token: Int) -> Void = { _, _ in }
@@ -91,7 +97,7 @@ public final class EventPublisher {
   private func publish(numbered event: consuming Event, slotHint: Int = -1, rescheduling: Bool) {
     seq += 1
     if folds { projection.apply(event, slotHint: slotHint) }
-    if delivers { deliver(event) }
+    if delivers, let r = receiver { r._withUnsafeGuaranteedRef { $0.receive(event) } }
     guard !lints.isEmpty else { return }
     let time = event.time
     // The lints read the projection in place: passing the stored property would copy it (a retain
@@ -101,7 +107,7 @@ public final class EventPublisher {
     let interested: LintSet
     var more: [Int] = []
     if case .state(_, let from, let to, _) = event.kind {
-      let transition = from.order * Self.stateCount + to.order
+      let transition = from.order * stateCount + to.order
       interested = lintsByTransition[transition]
       if hasMore { more = moreByTransition[transition] }
     } else {
@@ -169,7 +175,7 @@ public final class EventPublisher {
     seq += 1
     let event = Event(seq: seq, time: time, kind: kind)
     if folds { projection.apply(event) }
-    if delivers { deliver(event) }
+    if delivers, let r = receiver { r._withUnsafeGuaranteedRef { $0.receive(event) } }
   }
 
   private func raise(_ out: LintOutput, by i: Int, at time: Double) {
