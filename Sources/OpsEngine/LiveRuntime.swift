@@ -364,7 +364,7 @@ public final class LiveRuntime: @unchecked Sendable {
       spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
     default: break
     }
-    // The record is built and its numbers checked before the lock is taken (~500 instructions an
+    // The record is built and its numbers checked before the lock is taken (~550 instructions an
     // operation less under it); the core numbers it in the step. Not `withCore`: a closure would
     // capture the record.
     let validated = (try? EngineCore.validate(spec)) != nil

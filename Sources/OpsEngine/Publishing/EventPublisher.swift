@@ -3,7 +3,7 @@
 /// engine time. Both runtimes publish through one; not thread-safe (the virtual runtime calls it on its
 /// thread, the live runtime on its delivery queue). Generic over its receiver, the runtime, so it is
 /// called directly and unretained: through a closure stored here, the closure's context was
-/// retained and released at every event (~480 instructions an operation on the live runtime's
+/// retained and released at every event (~460 instructions an operation on the live runtime's
 /// delivery thread), and so was a receiver held as an unowned protocol reference.
 final class EventPublisher<Receiver: EventReceiver> {
   // `@exclusivity(unchecked)`: one thread at a time uses a publisher (see above), and the dynamic
