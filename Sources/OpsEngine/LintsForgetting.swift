@@ -46,7 +46,7 @@ struct LintsForgetting {
     else { return }
     if core.canRetire(op.id) {
       op.forgottenByLints = true
-      names.append(RetiredName(name: op.name, slot: op.foldSlot))
+      names.append(RetiredName(op))
     } else if op.unfinishedDependents == 0 {
       line.append(op.id)
     }

@@ -263,7 +263,7 @@ public final class LiveRuntime: @unchecked Sendable {
       return
     }
     if lintsForget && !core.ops[id].forgottenByLints {
-      retiredNames.append(RetiredName(name: core.ops[id].name, slot: core.ops[id].foldSlot))
+      retiredNames.append(RetiredName(core.ops[id]))
     }
     retiredRecords.append(core.ops[id])
     core.retire(id)

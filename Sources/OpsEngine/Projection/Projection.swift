@@ -302,13 +302,7 @@ public struct Projection: Sendable, Equatable {
   /// often: a sweep rehashes every live name, and the lints' projection keeps few.
   /// `slotHint`: where the operation is, if known (see `EventBuffer`).
   mutating func retire(_ name: String, slotHint: Int = -1) {
-    let i: Int
-    if holds(name, at: slotHint) {
-      i = slotHint
-    } else {
-      guard let found = knownSlot(of: name) else { return }
-      i = found
-    }
+    guard let i = knownSlot(of: name, hint: slotHint) else { return }
     precondition(
       operations.read(i) { $0.pointee.state } == .finished, "\(name) is retired before it finished")
     recent.forget(slot: i)
@@ -343,10 +337,13 @@ public struct Projection: Sendable, Equatable {
     return staleNames == 0 || isLive(i) ? i : nil
   }
 
-  /// Whether `slot` holds the operation `name`, not retired (a hint checked before it is used).
-  private func holds(_ name: String, at slot: Int) -> Bool {
-    slot >= 0 && slot < operations.count
-      && operations.read(slot) { $0.pointee.index == slot && $0.pointee.name == name }
+  /// `knownSlot(of:)`, trying `hint` first: it is taken only if that slot holds the operation
+  /// `name`, not retired.
+  private func knownSlot(of name: String, hint: Int) -> Int? {
+    let holds =
+      hint >= 0 && hint < operations.count
+      && operations.read(hint) { $0.pointee.index == hint && $0.pointee.name == name }
+    return holds ? hint : knownSlot(of: name)
   }
 
   /// Operations known by name (retired ones are not).
@@ -356,13 +353,7 @@ public struct Projection: Sendable, Equatable {
 
   private mutating func slot(of name: String) -> Int? {
     if let i = recent.touch(name) { return i }
-    let i: Int
-    if holds(name, at: slotHint) {
-      i = slotHint
-    } else {
-      guard let found = knownSlot(of: name) else { return nil }
-      i = found
-    }
+    guard let i = knownSlot(of: name, hint: slotHint) else { return nil }
     recent.remember(name, at: i)
     return i
   }

@@ -207,4 +207,9 @@ final class EventPublisher<Receiver: EventReceiver> {
 struct RetiredName {
   let name: String
   let slot: Int
+
+  init(_ op: OperationRecord) {
+    name = op.name
+    slot = op.foldSlot
+  }
 }
