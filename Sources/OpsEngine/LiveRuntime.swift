@@ -44,6 +44,8 @@ public final class LiveRuntime: @unchecked Sendable {
 
   /// Finished operations not yet retired, oldest first (ids).
   @exclusivity(unchecked) private var finishedOrder = Deque<Int>()
+  /// The operations that finished in the step being ended (`EngineCore.finishedLog`, swapped out).
+  @exclusivity(unchecked) private var finishedInStep: [Int] = []
   /// Finished operations looked at while fewer than `kept` operations were created after them, by
   /// id: each is tried again once it is old enough, not at every step.
   @exclusivity(unchecked) private var tooRecent = Heap<Int>()
@@ -207,7 +209,11 @@ public final class LiveRuntime: @unchecked Sendable {
     // Handed over in batches: a fresh array for each step's one or two records cost an allocation
     // under the lock.
     var retired = RetiredRecords()
-    if retiredRecords.count >= 64 { swap(&retired.records, &retiredRecords) }
+    if retiredRecords.count >= 64 {
+      swap(&retired.records, &retiredRecords)
+      // Room for the next batch at once: grown from nothing it was reallocated seven times.
+      retiredRecords.reserveCapacity(64)
+    }
     lock.unlock()
     for launch in launching { launch.run() }
     // Freed on another thread: a batch is ~90,000 instructions of deallocation, which a worker would
@@ -234,12 +240,14 @@ public final class LiveRuntime: @unchecked Sendable {
   /// read an operation during the step that finished it). One that cannot be retired yet (a
   /// dependent has not finished) goes to the back, to be tried again later. Under the lock.
   private func retireFinished(keeping kept: Int) {
+    // Taken in exchange for the emptied list of the last step: each read of the core's list
+    // retained and released it.
+    swap(&finishedInStep, &core.finishedLog!)
     if lintsForget {
-      lintsForgetting.step(finished: core.finishedLog!, in: core, names: &retiredNames)
+      lintsForgetting.step(finished: finishedInStep, in: core, names: &retiredNames)
     }
-    // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
-    finishedOrder += core.finishedLog!
-    core.finishedLog!.clearKeepingCapacity()
+    finishedOrder += finishedInStep
+    finishedInStep.clearKeepingCapacity()
     // Only operations with at least `kept` created after them: a program names the operations it
     // just added (as dependencies), and those stay known however fast they finish. One too recent
     // waits in `tooRecent` until it is not (it was tried again at every step, 64 a step, when
@@ -249,6 +257,7 @@ public final class LiveRuntime: @unchecked Sendable {
       tooRecent.removeMin()
       retireOrPostpone(id)
     }
+    // At most 64 a step: operations that wait for a dependent are not all looked at in every step.
     for _ in 0..<max(0, min(finishedOrder.count - kept, 64)) {
       let id = finishedOrder.removeFirst()
       if id < oldEnough { retireOrPostpone(id) } else { tooRecent.insert(id) }
