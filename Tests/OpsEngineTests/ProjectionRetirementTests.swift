@@ -48,4 +48,28 @@ import Testing
     p.retire("nobody")
     #expect(p.knownOperationCount == 100 && p.unfinishedCount == 0)
   }
+
+  /// A cancelled operation is counted (`traits.cancelled`, which lets a lint skip its lookups) until
+  /// it is retired.
+  @Test func aRetiredCancelledOperationIsNoLongerCounted() {
+    var p = Projection(keepsHistory: false, keepsMembers: false, keepsDependents: false)
+    let kinds: [EventKind] = [
+      .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default),
+      .operationAdded(
+        operation: "a", queue: "q", priority: .normal, qos: .default, kind: .plain,
+        dependencies: [], conditions: [], exclusivity: [], work: nil),
+      .cancelled(operation: "a", errors: [], cause: .command),
+      .cancelled(operation: "a", errors: [], cause: .command),
+      .state(operation: "a", from: .initialized, to: .finished, cause: .skippedMain),
+    ]
+    var counts: [Int] = []
+    for (i, kind) in kinds.enumerated() {
+      p.apply(Event(seq: i + 1, time: 0, kind: kind))
+      counts.append(p.traits.cancelled)
+    }
+    p.retire("a")
+    counts.append(p.traits.cancelled)
+    // Cancelled twice, counted once; gone with its retirement.
+    #expect(counts == [0, 0, 1, 1, 1, 0])
+  }
 }

@@ -125,7 +125,7 @@ func afterEveryEventOfRandomWorkloads(
       #expect(
         [
           p.traits.priority, p.traits.qos, p.traits.dependencies, p.traits.conditions,
-          p.traits.errors,
+          p.traits.errors, p.traits.cancelled,
         ]
           == scan, "after \(event.jsonLine)\n\(scenario)")
     }
@@ -145,16 +145,22 @@ func afterEveryEventOfRandomWorkloads(
     var counts: [[Int]] = []
     for (i, kind) in kinds.enumerated() {
       p.apply(Event(seq: i + 1, time: 0, kind: kind))
-      counts.append([p.traits.priority, p.traits.qos, p.traits.dependencies, p.traits.errors])
+      counts.append([
+        p.traits.priority, p.traits.qos, p.traits.dependencies, p.traits.errors, p.traits.cancelled,
+      ])
     }
-    #expect(counts == [[0, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1, 1, 1, 1], [1, 1, 1, 0]])
+    // The errors go with the finish; the cancellation stays.
+    #expect(
+      counts == [
+        [0, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 1, 1], [1, 1, 1, 0, 1],
+      ])
   }
 
   static func scan(_ ops: [OperationInfo]) -> [Int] {
     [
       ops.filter { $0.priority != .normal }.count, ops.filter { $0.qos != .default }.count,
       ops.filter { !$0.dependencies.isEmpty }.count, ops.filter { !$0.conditions.isEmpty }.count,
-      ops.filter { !$0.errors.isEmpty }.count,
+      ops.filter { !$0.errors.isEmpty }.count, ops.filter(\.cancelled).count,
     ]
   }
 }

@@ -240,7 +240,10 @@ public struct Projection: Sendable, Equatable {
       let (wasCancelled, queue) = operations.read(i) {
         ($0.pointee.cancelled, $0.pointee.queueIndex)
       }
-      if !wasCancelled, let q = queue { queues[q].cancelled += 1 }
+      if !wasCancelled {
+        traits.cancelled += 1
+        if let q = queue { queues[q].cancelled += 1 }
+      }
       operations[i].cancelled = true
       if operations.read(i, { $0.pointee.cancelledAt == nil }) { operations[i].cancelledAt = t }
       operations[i].cancelCause = why

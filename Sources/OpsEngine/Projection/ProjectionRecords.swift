@@ -241,6 +241,8 @@ public struct OperationTraits: Sendable, Equatable {
   public internal(set) var conditions = 0
   /// Errors, as the last cancel or finish left them.
   public internal(set) var errors = 0
+  /// Cancelled. Not a column: the lints read it (`RanAfterFailedDependencyLint`).
+  public internal(set) var cancelled = 0
 
   /// Counts `op`'s traits once more (`by: 1`) or once less (`by: -1`).
   mutating func count(_ op: OperationInfo, by delta: Int) {
@@ -254,5 +256,6 @@ public struct OperationTraits: Sendable, Equatable {
     if !op.pointee.dependencies.isEmpty { dependencies += delta }
     if !op.pointee.conditions.isEmpty { conditions += delta }
     if !op.pointee.errors.isEmpty { errors += delta }
+    if op.pointee.cancelled { cancelled += delta }
   }
 }
