@@ -79,6 +79,8 @@ final class EngineCore {
   @exclusivity(unchecked) var opByName: [String: Int] = [:]
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
   @exclusivity(unchecked) private var lastQueueFound: QueueRecord?
+  /// The last operations created (see `RecentOperations`).
+  @exclusivity(unchecked) private var recentlyCreated = RecentOperations()
   @exclusivity(unchecked) var locks: [String: CategoryLock] = [:]
   @exclusivity(unchecked) var cycles = DependencyCycles()
   @exclusivity(unchecked) private var enqueueCounter = 0
@@ -152,7 +154,9 @@ final class EngineCore {
 
   /// A retired operation's name may still be in `opByName` (see `retire`): it is not found.
   func operation(named name: String) -> OperationRecord? {
-    guard let id = opByName[name] else { return nil }
+    // The newest operation of a name is its only live one: an older one of the same name was
+    // retired before the newer could claim the name.
+    guard let id = recentlyCreated.id(of: name) ?? opByName[name] else { return nil }
     let op = ops[id]
     return op === retiredPlaceholder ? nil : op
   }
@@ -265,6 +269,7 @@ final class EngineCore {
     }
     op.id = id
     ops.append(op)
+    recentlyCreated.note(op.name, id: id)
     return op
   }
 

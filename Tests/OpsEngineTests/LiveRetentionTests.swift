@@ -319,3 +319,38 @@ import Testing
     #expect(lean.queues == full.queues && lean.unfinishedCount == full.unfinishedCount)
   }
 }
+
+/// The core finds the operations it created last by comparing names (`RecentOperations`): a
+/// retired one among them reads as unknown, and a newer one of its name as itself.
+@Suite struct RecentOperationsTests {
+  @Test func theNewestEntryOfANameWinsAndTheOldestGo() {
+    var recent = RecentOperations()
+    #expect(recent.id(of: "") == nil && recent.id(of: "a") == nil)
+    recent.note("a", id: 0)
+    recent.note("b", id: 1)
+    recent.note("a", id: 2)
+    #expect(recent.id(of: "a") == 2 && recent.id(of: "b") == 1)
+    for i in 3..<(3 + RecentOperations.capacity - 1) { recent.note("x\(i)", id: i) }
+    // "a" (2) is still the oldest entry; "b" (1) went.
+    #expect(recent.id(of: "a") == 2 && recent.id(of: "b") == nil)
+  }
+
+  @Test func aRetiredRecentOperationIsUnknownAndItsNameCanBeTakenAgain() throws {
+    let rt = LiveRuntime(lints: [], retention: try LiveRetention(keepingFinished: 0))
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    try rt.addQueue(QueueSpec(name: "held", maxConcurrent: 1, suspended: true))
+    try rt.addOperation(live("a"), work: .none, on: "q")
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    // Retired at once (nothing kept), while still among the last created.
+    #expect(rt.state(of: "a") == nil)
+    #expect(throws: EngineError.unknownOperation("a")) {
+      try rt.addOperation(OperationSpec(name: "b", dependencies: ["a"]), work: .none)
+    }
+    // Taken again, on a suspended queue so it stays: the new one is found, and named as a
+    // dependency.
+    try rt.addOperation(live("a"), work: .none, on: "held")
+    #expect(rt.state(of: "a") == .ready)
+    try rt.addOperation(OperationSpec(name: "b", dependencies: ["a"]), work: .none, on: "held")
+    #expect(rt.state(of: "b") == .pending)
+  }
+}
