@@ -53,8 +53,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Names of operations retired since the last drain, for the lints' projection to forget them too
   /// once their events are published (only when it folds: with lints).
   @exclusivity(unchecked) private var retiredNames: [RetiredName] = []
-  /// Records retired in recent steps, released in batches once the lock is (freeing a record and its
-  /// spec is a dozen deallocations the other threads need not wait for).
+  /// Records retired since the last drain, freed by the drain after its batch (freeing a record and
+  /// its spec is a dozen deallocations the engine's threads need not do).
   @exclusivity(unchecked) private var retiredRecords: [OperationRecord] = []
   private let lintsForget: Bool
   /// Succeeded operations the lints forget before the retention does (see `LintsForgetting`).
@@ -103,14 +103,14 @@ public final class LiveRuntime: @unchecked Sendable {
   /// (`publishingTo` holds it): through the list, and through a reference read from a property,
   /// each event retained and released the list and the subscriber.
   @exclusivity(unchecked) private var publishingToOnly: Unmanaged<LiveSubscriber>?
+  /// On `delivery`: the records taken from `retiredRecords` by the batch being published.
+  @exclusivity(unchecked) private var recordsToFree: [OperationRecord] = []
   /// On `delivery`: the storage of the batch being published, empty between drains (see `drain`).
   private let deliveryBatch = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
   /// The engine's own callbacks (timers, scripted conditions, completions) are short and must not wait
   /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
   private let internalQueue = DispatchQueue(label: "opsview.live.engine")
   private let onDelivery = DispatchSpecificKey<Bool>()
-  /// Where retired records are freed (see `endStep`).
-  private static let freeing = DispatchQueue.global(qos: .utility)
   /// Dispatch's global queues, by `QualityOfService.index`.
   private let workQueues = QualityOfService.byIndex.map {
     DispatchQueue.global(qos: $0.dispatchQoS)
@@ -206,19 +206,8 @@ public final class LiveRuntime: @unchecked Sendable {
     let backlogged = buffer.count > Self.backlogLimit
     var launching: [Launch] = []
     if !launches.isEmpty { swap(&launching, &launches) }
-    // Handed over in batches: a fresh array for each step's one or two records cost an allocation
-    // under the lock.
-    var retired = RetiredRecords()
-    if retiredRecords.count >= 64 {
-      swap(&retired.records, &retiredRecords)
-      // Room for the next batch at once: grown from nothing it was reallocated seven times.
-      retiredRecords.reserveCapacity(64)
-    }
     lock.unlock()
     for launch in launching { launch.run() }
-    // Freed on another thread: a batch is ~90,000 instructions of deallocation, which a worker would
-    // otherwise pay between two operations (at limit 1 every operation waits for it).
-    if !retired.records.isEmpty { Self.freeing.async { [retired] in _ = retired } }
     // A short delay gathers events into larger batches: the delivery thread then takes the lock once per
     // batch instead of competing for it at every step.
     if startDrain { delivery.asyncAfter(deadline: .now() + .microseconds(200)) { self.drain() } }
@@ -304,6 +293,8 @@ public final class LiveRuntime: @unchecked Sendable {
       }
       batch.swapContents(with: buffer)
       if !retiredNames.isEmpty { swap(&retired, &retiredNames) }
+      // Exchanged, so the engine's list keeps the room this one had: no allocation under the lock.
+      if !retiredRecords.isEmpty { swap(&recordsToFree, &retiredRecords) }
       let subs = subscribers
       lock.unlock()
       setPublishingTo(subs)
@@ -317,6 +308,9 @@ public final class LiveRuntime: @unchecked Sendable {
         publisher.retire(operations: retired)
         retired.removeAll(keepingCapacity: true)
       }
+      // Freed here rather than on a queue of their own: a batch handed to a global queue every 64
+      // retirements woke a thread for it (one more thread wanting the cores).
+      recordsToFree.removeAll(keepingCapacity: true)
       publisher.rescheduleWake()
     }
   }
@@ -330,6 +324,9 @@ public final class LiveRuntime: @unchecked Sendable {
 
   /// Per-operation slots still held (tests: they follow the operations in flight).
   var keptSlots: Int { withCore { _ in slots.kept } }
+
+  /// Retired records not yet freed (tests: the next drain frees them).
+  var retiredRecordsHeld: Int { withCore { _ in retiredRecords.count } }
 
   /// Chunks of the core's records still held, and all there have been (tests: retired ones go).
   var recordChunks: (held: Int, all: Int) {
@@ -737,12 +734,6 @@ extension LiveRuntime: EngineHost {
     launches.append(
       seconds > 0 ? .after(internalQueue, seconds, body) : .async(internalQueue, body))
   }
-}
-
-/// Records the core retired, on their way to be freed on `LiveRuntime.freeing`. Sendable because
-/// nothing else refers to them any more: the core holds a placeholder in their place.
-private struct RetiredRecords: @unchecked Sendable {
-  var records: [OperationRecord] = []
 }
 
 /// A dispatch decided under the engine lock, performed after it is released.

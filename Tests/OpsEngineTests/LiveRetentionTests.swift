@@ -207,6 +207,17 @@ import Testing
     #expect(rt.waitUntilFinished(timeout: liveTimeout))
   }
 
+  /// Retired records are freed by the drain that publishes their last events, not kept until a
+  /// batch of them fills.
+  @Test func retiredRecordsAreFreedOnceTheirEventsAreDelivered() throws {
+    let rt = LiveRuntime(retention: try LiveRetention(keepingFinished: 0))
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))
+    for i in 0..<1_000 { try rt.addOperation(live("op\(i)"), work: .none, on: "q") }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    #expect(rt.state(of: "op0") == nil && rt.state(of: "op999") == nil)
+    #expect(rt.retiredRecordsHeld == 0)
+  }
+
   @Test func retainingEverythingForgetsNothing() throws {
     let rt = LiveRuntime(lints: [], retention: .all)
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))
