@@ -20,12 +20,10 @@ extension EngineCore {
     return op.unfinishedDependents == 0
   }
 
-  /// Forgets a retirable operation (see `canRetire`). Its name stays in `opByName`, pointing at the
-  /// placeholder, which lookups treat as absent and a new operation of that name may claim: removing
-  /// a key from Swift's open-addressing dictionary rehashes the keys after it (~1,100 instructions a
-  /// name under the live runtime's lock, the most of any step of a finished operation). The stale
-  /// names are swept out together once they outnumber the live ones, so the dictionary stays within
-  /// twice its live size and each retirement pays a share of one rehash.
+  /// Forgets a retirable operation (see `canRetire`). Its name stays in `opByName` until a sweep
+  /// (see `StaleNameIndex`), pointing at the placeholder, which lookups treat as absent and a new
+  /// operation of that name may claim. Sweeps come once the stale names outnumber the live ones, so
+  /// the index stays within twice its live size.
   func retire(_ id: Int) {
     // The caller has just asked `canRetire` (the live runtime, under its lock); asking again here
     // cost as much as the rest of the retirement.
@@ -33,23 +31,9 @@ extension EngineCore {
     ops[id] = retiredPlaceholder
     ops.retire(id, standIn: retiredPlaceholder)
     retiredCount += 1
-    staleNames += 1
-    if staleNames > 1024 && staleNames * 2 > opByName.count { sweepStaleNames() }
-  }
-
-  /// Emptied and refilled in place, through a scratch list kept between sweeps: a new table each
-  /// time freed the old one (~800 KB with 10,000 operations kept; 30 times in 1M operations) and
-  /// grew the new one back, and each large block freed makes glibc raise its mmap and trim
-  /// thresholds, after which the threads' arenas keep more of what they free.
-  private func sweepStaleNames() {
-    sweepScratch.removeAll(keepingCapacity: true)
-    for (name, id) in opByName where ops[id] !== retiredPlaceholder {
-      sweepScratch.append((name, id))
+    if opByName.noteRetired() {
+      opByName.sweep { [ops, retiredPlaceholder] in ops[$0] === retiredPlaceholder }
     }
-    opByName.removeAll(keepingCapacity: true)
-    for (name, id) in sweepScratch { opByName[name] = id }
-    sweepScratch.removeAll(keepingCapacity: true)
-    staleNames = 0
   }
 
   /// The result of a command or lookup on a name the engine does not know.

@@ -76,7 +76,8 @@ final class EngineCore {
   /// free).
   @exclusivity(unchecked) var ops = ChunkedArray<OperationRecord>()
   @exclusivity(unchecked) var queues: [QueueRecord] = []
-  @exclusivity(unchecked) var opByName: [String: Int] = [:]
+  /// Operation ids by name; a retired operation's stays until a sweep (see `retire`).
+  @exclusivity(unchecked) var opByName = StaleNameIndex(sweepAfter: 1024, timesLive: 1)
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
   @exclusivity(unchecked) private var lastQueueFound: QueueRecord?
   /// The last operations created (see `RecentOperations`).
@@ -120,10 +121,6 @@ final class EngineCore {
     return r
   }()
   @exclusivity(unchecked) var retiredCount = 0
-  /// Names in `opByName` of operations retired since the last sweep (see `retire`).
-  @exclusivity(unchecked) var staleNames = 0
-  /// The live names during a sweep of stale ones (see `sweepStaleNames`).
-  @exclusivity(unchecked) var sweepScratch: [(String, Int)] = []
   /// Operations finished since the host last emptied it, when the host asks for it (retention).
   @exclusivity(unchecked) var finishedLog: [Int]?
   /// Operations added to a queue that have not finished (Foundation's `operationCount` over every
@@ -156,7 +153,7 @@ final class EngineCore {
   func operation(named name: String) -> OperationRecord? {
     // The newest operation of a name is its only live one: an older one of the same name was
     // retired before the newer could claim the name.
-    guard let id = recentlyCreated.id(of: name) ?? opByName[name] else { return nil }
+    guard let id = recentlyCreated.id(of: name) ?? opByName.entry(name) else { return nil }
     let op = ops[id]
     return op === retiredPlaceholder ? nil : op
   }
@@ -247,43 +244,26 @@ final class EngineCore {
   /// passed `validate` (the live runtime builds and checks it before it takes its lock; a spec that
   /// failed is checked again here, so a duplicate name is still the error reported first).
   func createOperation(adopting op: OperationRecord, validated: Bool) throws -> OperationRecord {
-    // One hash of the name, not two: the slot is claimed only if it is free (and given back if the
-    // spec is refused).
     let id = ops.count
-    var claimed = false
-    var reclaimed = false
-    Self.claim(&opByName[op.name, default: -1], id, &claimed, &reclaimed) {
-      [ops, retiredPlaceholder] in ops[$0] === retiredPlaceholder
+    if let holder = opByName.claim(op.name, for: id) {
+      guard ops[holder] === retiredPlaceholder else {
+        throw EngineError.duplicateOperation(op.name)
+      }
+      opByName.reclaim(op.name, for: id)
     }
-    guard claimed else { throw EngineError.duplicateOperation(op.name) }
-    // A retired operation's stale name, now this one's (or removed below if the spec is refused).
-    if reclaimed { staleNames -= 1 }
     do {
       if !validated { try Self.validate(op.spec) }
       if op.kind == .group, queueByName[Self.innerQueueName(of: op.name)] != nil {
         throw EngineError.reservedQueueName(Self.innerQueueName(of: op.name), group: op.name)
       }
     } catch {
-      opByName[op.name] = nil
+      opByName.unclaim(op.name)
       throw error
     }
     op.id = id
     ops.append(op)
     recentlyCreated.note(op.name, id: id)
     return op
-  }
-
-  /// Claims a name's slot if it is free: unused (-1) or left by a retired operation (`reclaimed`).
-  private static func claim(
-    _ slot: inout Int, _ id: Int, _ claimed: inout Bool, _ reclaimed: inout Bool,
-    retired: (Int) -> Bool
-  ) {
-    if slot != -1 {
-      guard retired(slot) else { return }
-      reclaimed = true
-    }
-    slot = id
-    claimed = true
   }
 
   /// Numbers from a caller: finite, not negative, and small enough for the virtual clock's microseconds.

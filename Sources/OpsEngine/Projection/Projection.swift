@@ -44,9 +44,7 @@ public struct Projection: Sendable, Equatable {
   private var lastQueueAdded: (name: String, index: Int)?
   /// By name, every operation added; a retired one's name stays until the next sweep (see
   /// `retire`), so lookups go through `knownSlot(of:)`.
-  private var operationIndex: [String: Int] = [:]
-  /// Names in `operationIndex` whose operation is retired.
-  private var staleNames = 0
+  private var operationIndex = StaleNameIndex(sweepAfter: 4096, timesLive: 4)
   private var recent = RecentSlots()
   /// Where the event being folded says its operation is, or -1 (see `apply(_:slotHint:)`).
   private var slotHint = -1
@@ -297,12 +295,10 @@ public struct Projection: Sendable, Equatable {
   /// `LiveRetention`): finished, and every operation that depends on it finished, so no later event
   /// names it.
   ///
-  /// Its name stays in the index, where lookups treat it as absent and a new operation of that name
-  /// may claim it: removing a key from Swift's dictionary rehashes the keys after it, and finding it
-  /// hashes its name (together ~400 instructions a retirement on the live runtime's delivery
-  /// thread). The stale names are swept out together once there are more than 4,096 of them and
-  /// four times as many as live ones, as the engine does with its own (`EngineCore.retire`), less
-  /// often: a sweep rehashes every live name, and the lints' projection keeps few.
+  /// Its name stays in the index until a sweep (see `StaleNameIndex`; finding and removing it would
+  /// cost ~400 instructions a retirement on the live runtime's delivery thread). Sweeps come less
+  /// often than the engine's (`EngineCore.retire`): more than 4,096 stale names and four times as
+  /// many as live ones, for a sweep rehashes every live name, and the lints' projection keeps few.
   /// `slotHint`: where the operation is, if known (see `EventBuffer`).
   mutating func retire(_ name: String, slotHint: Int = -1) {
     guard let i = knownSlot(of: name, hint: slotHint) else { return }
@@ -316,28 +312,21 @@ public struct Projection: Sendable, Equatable {
     // Marked as the stand-in is: neither a hint nor its stale name finds it again.
     operations[i].index = -1
     operations.retire(i, standIn: Self.retiredStandIn)
-    staleNames += 1
-    if staleNames > 4096 && staleNames > 4 * (operationIndex.count - staleNames) {
-      sweepStaleNames()
+    if operationIndex.noteRetired() {
+      let records = operations
+      operationIndex.sweep { !Self.isLive($0, in: records) }
     }
   }
 
-  private mutating func sweepStaleNames() {
-    var live: [(String, Int)] = []
-    live.reserveCapacity(operationIndex.count - staleNames)
-    for (name, i) in operationIndex where isLive(i) { live.append((name, i)) }
-    operationIndex.removeAll(keepingCapacity: true)
-    for (name, i) in live { operationIndex[name] = i }
-    staleNames = 0
-  }
-
   /// Whether the record at `i` is not retired (a retired one reads index -1).
-  private func isLive(_ i: Int) -> Bool { operations.read(i) { $0.pointee.index } == i }
+  private func isLive(_ i: Int) -> Bool { Self.isLive(i, in: operations) }
+  private static func isLive(_ i: Int, in records: ChunkedArray<OperationInfo>) -> Bool {
+    records.read(i) { $0.pointee.index } == i
+  }
 
   /// The slot of a known operation by name (a retired one's may still be in the index).
   private func knownSlot(of name: String) -> Int? {
-    guard let i = operationIndex[name] else { return nil }
-    return staleNames == 0 || isLive(i) ? i : nil
+    operationIndex.slot(of: name) { !isLive($0) }
   }
 
   /// `knownSlot(of:)`, trying `hint` first: it is taken only if that slot holds the operation
@@ -350,7 +339,7 @@ public struct Projection: Sendable, Equatable {
   }
 
   /// Operations known by name (retired ones are not).
-  var knownOperationCount: Int { operationIndex.count - staleNames }
+  var knownOperationCount: Int { operationIndex.liveCount }
 
   // MARK: - Updates
 
@@ -415,14 +404,10 @@ public struct Projection: Sendable, Equatable {
   ) {
     let i = operations.count
     // One hash for the check and the entry: an operation already added is put back as it was.
-    if let earlier = operationIndex.updateValue(i, forKey: o) {
-      if staleNames > 0 && !isLive(earlier) {
-        // A retired operation's name, taken again.
-        staleNames -= 1
-      } else {
-        operationIndex[o] = earlier
-        return
-      }
+    if let earlier = operationIndex.claim(o, for: i) {
+      // An operation already added is left as it was; a retired one's name is taken again.
+      guard !isLive(earlier) else { return }
+      operationIndex.reclaim(o, for: i)
     }
     structureVersion += 1
     // Room for the usual path (initialized, pending, ready, executing, finishing, finished): grown
