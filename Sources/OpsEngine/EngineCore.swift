@@ -77,7 +77,7 @@ final class EngineCore {
   @exclusivity(unchecked) var ops = ChunkedArray<OperationRecord>()
   @exclusivity(unchecked) var queues: [QueueRecord] = []
   /// Operation ids by name; a retired operation's stays until a sweep (see `retire`).
-  @exclusivity(unchecked) var opByName = StaleNameIndex(sweepAfter: 1024, timesLive: 1)
+  @exclusivity(unchecked) var opByName = StaleNameIndex<HashedName>(sweepAfter: 1024, timesLive: 1)
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
   @exclusivity(unchecked) private var lastQueueFound: QueueRecord?
   /// The last operations created (see `RecentOperations`).
@@ -153,7 +153,9 @@ final class EngineCore {
   func operation(named name: String) -> OperationRecord? {
     // The newest operation of a name is its only live one: an older one of the same name was
     // retired before the newer could claim the name.
-    guard let id = recentlyCreated.id(of: name) ?? opByName.entry(name) else { return nil }
+    guard let id = recentlyCreated.id(of: name) ?? opByName.entry(HashedName(name)) else {
+      return nil
+    }
     let op = ops[id]
     return op === retiredPlaceholder ? nil : op
   }
@@ -245,11 +247,12 @@ final class EngineCore {
   /// failed is checked again here, so a duplicate name is still the error reported first).
   func createOperation(adopting op: OperationRecord, validated: Bool) throws -> OperationRecord {
     let id = ops.count
-    if let holder = opByName.claim(op.name, for: id) {
+    let name = op.hashedName
+    if let holder = opByName.claim(name, for: id) {
       guard ops[holder] === retiredPlaceholder else {
         throw EngineError.duplicateOperation(op.name)
       }
-      opByName.reclaim(op.name, for: id)
+      opByName.reclaim(name, for: id)
     }
     do {
       if !validated { try Self.validate(op.spec) }
@@ -257,7 +260,7 @@ final class EngineCore {
         throw EngineError.reservedQueueName(Self.innerQueueName(of: op.name), group: op.name)
       }
     } catch {
-      opByName.unclaim(op.name)
+      opByName.unclaim(name)
       throw error
     }
     op.id = id

@@ -4,6 +4,9 @@ final class OperationRecord {
   /// record before it takes its lock, and the core numbers it under the lock).
   @exclusivity(unchecked) var id: Int
   let spec: OperationSpec
+  /// `spec.name.hashValue`, computed with the record: the live runtime builds it before it takes
+  /// the engine lock, under which the core's name index uses it (see `HashedName`).
+  let nameHash: Int
   /// Cached: `spec.kind` is computed and copies the whole spec each time.
   let kind: OperationKind
   @exclusivity(unchecked) var state: OperationState = .initialized
@@ -56,10 +59,12 @@ final class OperationRecord {
   init(id: Int, spec: consuming OperationSpec) {
     self.id = id
     kind = spec.kind
+    nameHash = spec.name.hashValue
     self.spec = spec
   }
 
   var name: String { spec.name }
+  var hashedName: HashedName { HashedName(spec.name, hash: nameHash) }
   var isEnqueued: Bool { queue != nil }
 }
 

@@ -1,12 +1,12 @@
-/// Slots by name, for an owner that retires what the slots hold (the engine's operations, a
+/// Slots by name (a `String`, or a `HashedName`), for an owner that retires what the slots hold (the engine's operations, a
 /// projection's records). A retired slot's name is not removed at once: removing a key from Swift's
 /// open-addressing dictionary rehashes the keys after it (~1,100 instructions a name under the live
 /// runtime's lock, the most of any step of a finished operation). It stays, stale, and a new slot of
 /// that name may claim it; the stale names are swept out together once there are more than
 /// `sweepAfter` of them and `timesLive` times as many as live ones, so each retirement pays a share
 /// of one rehash. The owner knows which slots are retired and says so through `isRetired`.
-struct StaleNameIndex {
-  private var slots: [String: Int] = [:]
+struct StaleNameIndex<Name: Hashable> {
+  private var slots: [Name: Int] = [:]
   /// Names in `slots` whose slot is retired.
   private(set) var staleCount = 0
   private let sweepAfter: Int
@@ -15,7 +15,7 @@ struct StaleNameIndex {
   /// (~800 KB with 10,000 operations kept; 30 times in 1M operations) and grew the new one back, and
   /// each large block freed makes glibc raise its mmap and trim thresholds, after which the threads'
   /// arenas keep more of what they free.
-  private var scratch: [(String, Int)] = []
+  private var scratch: [(Name, Int)] = []
 
   init(sweepAfter: Int, timesLive: Int) {
     precondition(
@@ -28,10 +28,10 @@ struct StaleNameIndex {
   var liveCount: Int { slots.count - staleCount }
 
   /// The slot named `name`, stale or not: the caller checks what it holds.
-  func entry(_ name: String) -> Int? { slots[name] }
+  func entry(_ name: Name) -> Int? { slots[name] }
 
   /// The slot named `name` if it is not retired.
-  func slot(of name: String, isRetired: (Int) -> Bool) -> Int? {
+  func slot(of name: Name, isRetired: (Int) -> Bool) -> Int? {
     guard let i = slots[name] else { return nil }
     return staleCount == 0 || !isRetired(i) ? i : nil
   }
@@ -39,7 +39,7 @@ struct StaleNameIndex {
   /// Names `slot` `name` if no slot has that name yet (one hash of the name), and returns nil.
   /// Otherwise changes nothing and returns the slot that has it: if the owner has retired that one,
   /// it may `reclaim` the name.
-  mutating func claim(_ name: String, for slot: Int) -> Int? {
+  mutating func claim(_ name: Name, for slot: Int) -> Int? {
     var holder: Int?
     Self.take(&slots[name, default: -1], slot, &holder)
     return holder
@@ -50,14 +50,14 @@ struct StaleNameIndex {
   }
 
   /// Gives `slot` the stale name of a retired one (see `claim`).
-  mutating func reclaim(_ name: String, for slot: Int) {
+  mutating func reclaim(_ name: Name, for slot: Int) {
     precondition(staleCount > 0 && slots[name] != nil, "'\(name)' is not a stale name")
     slots[name] = slot
     staleCount -= 1
   }
 
   /// Gives back a name just claimed (what it named was refused).
-  mutating func unclaim(_ name: String) { slots[name] = nil }
+  mutating func unclaim(_ name: Name) { slots[name] = nil }
 
   /// Counts one more retired slot whose name is still here. True when the stale names are now
   /// to be swept (`sweep`).
@@ -76,3 +76,5 @@ struct StaleNameIndex {
     staleCount = 0
   }
 }
+
+extension StaleNameIndex: Sendable where Name: Sendable {}

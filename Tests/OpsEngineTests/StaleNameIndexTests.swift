@@ -12,7 +12,7 @@ import Testing
   }
 
   @Test func aTakenNameIsRefusedWithItsHolderAndAStaleOneIsReclaimed() {
-    var index = StaleNameIndex(sweepAfter: 100, timesLive: 1)
+    var index = StaleNameIndex<String>(sweepAfter: 100, timesLive: 1)
     let owner = Owner()
     let first = [index.claim("a", for: 0), index.claim("b", for: 1)]
     #expect(first == [nil, nil])
@@ -34,7 +34,7 @@ import Testing
   }
 
   @Test func aRefusedClaimCanBeGivenBack() {
-    var index = StaleNameIndex(sweepAfter: 0, timesLive: 1)
+    var index = StaleNameIndex<String>(sweepAfter: 0, timesLive: 1)
     let first = index.claim("a", for: 0)
     index.unclaim("a")
     #expect(index.entry("a") == nil && index.liveCount == 0)
@@ -45,7 +45,7 @@ import Testing
   /// A sweep is asked for only past both bounds, and removes exactly the retired slots' names.
   @Test(arguments: [(0, 1), (10, 1), (10, 4), (3, 2)])
   func sweepsComeOnlyPastBothBoundsAndKeepTheLiveNames(sweepAfter: Int, timesLive: Int) {
-    var index = StaleNameIndex(sweepAfter: sweepAfter, timesLive: timesLive)
+    var index = StaleNameIndex<String>(sweepAfter: sweepAfter, timesLive: timesLive)
     let owner = Owner()
     let total = 200
     for i in 0..<total {

@@ -44,7 +44,7 @@ public struct Projection: Sendable, Equatable {
   private var lastQueueAdded: (name: String, index: Int)?
   /// By name, every operation added; a retired one's name stays until the next sweep (see
   /// `retire`), so lookups go through `knownSlot(of:)`.
-  private var operationIndex = StaleNameIndex(sweepAfter: 4096, timesLive: 4)
+  private var operationIndex = StaleNameIndex<String>(sweepAfter: 4096, timesLive: 4)
   private var recent = RecentSlots()
   /// Where the event being folded says its operation is, or -1 (see `apply(_:slotHint:)`).
   private var slotHint = -1
