@@ -80,6 +80,10 @@ public final class LiveRuntime: @unchecked Sendable {
   @exclusivity(unchecked) private var requestedWorker = Array(
     repeating: 0, count: QualityOfService.byIndex.count)
   @exclusivity(unchecked) private var lastWorkerID = 0
+  /// By QoS index: workers that ran out of jobs and look for another before they leave (see
+  /// `work`). Each will take one job queued meanwhile, so no worker is requested for it.
+  @exclusivity(unchecked) private var lingering = Array(
+    repeating: 0, count: QualityOfService.byIndex.count)
   /// By QoS index: how many jobs workers have taken. The watchdog sees a level make no progress from it.
   @exclusivity(unchecked) private var jobsTaken = Array(
     repeating: 0, count: QualityOfService.byIndex.count)
@@ -190,7 +194,10 @@ public final class LiveRuntime: @unchecked Sendable {
         let level = levels.trailingZeroBitCount
         levels &= levels - 1
         let reserved = level == handOffLevel ? 1 : 0
-        if requestedWorker[level] == 0 && waitingJobs[level].count > reserved {
+        if requestedWorker[level] == 0
+          && Self.jobsWantAWorker(
+            waiting: waitingJobs[level].count, reserved: reserved, lingering: lingering[level])
+        {
           requestWorker(at: level, onNewThread: false, into: &launches)
         }
       }
@@ -600,10 +607,46 @@ public final class LiveRuntime: @unchecked Sendable {
     return job
   }
 
-  /// Runs a worker's jobs: the one it took, then each one it is handed after it.
-  private func work(_ first: LiveJob?) {
+  /// Runs a worker's jobs: the one it took, then each one it is handed after it. Out of jobs, it
+  /// looks for another a few times, giving its core away between looks, before it gives its thread
+  /// back to Dispatch: a program adding operations one after another queues the next job a
+  /// microsecond or two later, and a worker requested for it costs a dispatch, a wake-up and a
+  /// context switch (1,000 to 13,000 requests in 100,000 no-op operations without a limit; a few
+  /// hundred with the looks). Measured in docs/BENCHMARKS.md ("Session 16").
+  private func work(_ first: LiveJob?, level: Int) {
     var next = first
-    while let job = next { next = run(job) }
+    while let job = next {
+      next = run(job)
+      if next == nil { next = lingerForJob(at: level) }
+    }
+  }
+
+  /// Looks for a job at `level` after each of `workerLooks` yields; nil once it leaves. While it
+  /// looks it counts in `lingering`, and it stops counting under the same hold of `jobLock` in which
+  /// it found the queue empty for the last time: a job queued after that gets a worker requested.
+  private func lingerForJob(at level: Int) -> LiveJob? {
+    jobLock.lock()
+    lingering[level] += 1
+    jobLock.unlock()
+    for look in 1...Self.workerLooks {
+      sched_yield()
+      jobLock.lock()
+      let job = waitingJobs[level].popFirst()
+      if job != nil { jobsTaken[level] &+= 1 }
+      if job != nil || look == Self.workerLooks { lingering[level] -= 1 }
+      jobLock.unlock()
+      if job != nil { return job }
+    }
+    return nil
+  }
+
+  /// How many times a worker out of jobs looks for another before it leaves (see `work`).
+  static let workerLooks = 8
+
+  /// Whether jobs waiting at a level need a worker requested: more of them than the one a
+  /// finishing worker takes over (`reserved`) and one for each worker still looking.
+  static func jobsWantAWorker(waiting: Int, reserved: Int, lingering: Int) -> Bool {
+    waiting > reserved + lingering
   }
 
   /// Asks Dispatch for a worker for the jobs waiting at `level`, replacing any request not yet begun.
@@ -647,7 +690,7 @@ public final class LiveRuntime: @unchecked Sendable {
     }
     jobLock.unlock()
     for launch in launching { launch.run() }
-    work(nextJob(at: level))
+    work(nextJob(at: level), level: level)
   }
 
   /// Under `jobLock`.
