@@ -403,7 +403,7 @@ public struct Projection: Sendable, Equatable {
     at time: Double
   ) {
     let i = operations.count
-    // One hash for the check and the entry: an operation already added is put back as it was.
+    // One hash for the check and the entry.
     if let earlier = operationIndex.claim(o, for: i) {
       // An operation already added is left as it was; a retired one's name is taken again.
       guard !isLive(earlier) else { return }
