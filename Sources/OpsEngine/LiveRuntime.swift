@@ -601,9 +601,15 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Foundation worker dequeues before calling it.
   private func nextJob(at level: Int) -> LiveJob? {
     jobLock.lock()
+    let job = takeWaitingJob(at: level)
+    jobLock.unlock()
+    return job
+  }
+
+  /// The oldest job waiting at `level`, counted as taken (for the watchdog). Under `jobLock`.
+  private func takeWaitingJob(at level: Int) -> LiveJob? {
     let job = waitingJobs[level].popFirst()
     if job != nil { jobsTaken[level] &+= 1 }
-    jobLock.unlock()
     return job
   }
 
@@ -631,8 +637,7 @@ public final class LiveRuntime: @unchecked Sendable {
     for look in 1...Self.workerLooks {
       sched_yield()
       jobLock.lock()
-      let job = waitingJobs[level].popFirst()
-      if job != nil { jobsTaken[level] &+= 1 }
+      let job = takeWaitingJob(at: level)
       if job != nil || look == Self.workerLooks { lingering[level] -= 1 }
       jobLock.unlock()
       if job != nil { return job }
