@@ -17,3 +17,9 @@ func loadAverage() -> String {
   (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
     .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
 }
+
+/// The 1-minute load average alone, nil where unknown.
+func oneMinuteLoad() -> Double? {
+  (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+    .split(separator: " ").first.flatMap { Double($0) }
+}
