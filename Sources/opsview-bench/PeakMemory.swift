@@ -12,14 +12,17 @@ func peakResidentKilobytes() -> Int {
   return 0
 }
 
-/// The 1-minute load average (`/proc/loadavg`), recorded with every measurement: the machine is shared.
+/// The fields of `/proc/loadavg` (the 1-, 5- and 15-minute load first), nil where unknown.
+private func loadAverageFields() -> [Substring]? {
+  (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ")
+}
+
+/// The 1-, 5- and 15-minute load averages, recorded with every measurement: the machine is shared.
 func loadAverage() -> String {
-  (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
-    .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+  loadAverageFields()?.prefix(3).joined(separator: " ") ?? "?"
 }
 
 /// The 1-minute load average alone, nil where unknown.
 func oneMinuteLoad() -> Double? {
-  (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
-    .split(separator: " ").first.flatMap { Double($0) }
+  loadAverageFields()?.first.flatMap { Double($0) }
 }
