@@ -127,6 +127,8 @@ final class EngineCore {
   /// queue), counted here as the states change: the live runtime waits and paces on it, and reading
   /// it off each event it buffered was a switch over every event under its lock.
   @exclusivity(unchecked) private(set) var unfinished = 0
+  /// Operations that finished so far: the live runtime's pacing sees progress in it.
+  @exclusivity(unchecked) private(set) var finishedCount = 0
   /// Whether an operation finished since the host last cleared it (see `clearFinished`).
   @exclusivity(unchecked) private(set) var finishedSinceCleared = false
   /// `operationAdded` events so far (see `OperationRecord.foldSlot`).
@@ -194,6 +196,7 @@ final class EngineCore {
       unfinished += 1
     } else if state == .finished {
       unfinished -= 1
+      finishedCount += 1
       finishedSinceCleared = true
     }
     emit(.state(operation: op.name, from: from, to: state, cause: cause), about: op)

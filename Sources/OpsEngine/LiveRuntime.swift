@@ -37,6 +37,17 @@ public final class LiveRuntime: @unchecked Sendable {
   private var unfinished: Int { core.unfinished }
   @exclusivity(unchecked) private var waitingForAll = 0
   @exclusivity(unchecked) private var waitingForSome = 0
+  /// Adding threads waiting in `pace` for the unfinished operations to fall to `paceLow`.
+  @exclusivity(unchecked) private var pacedAdders = 0
+  /// Whether the paced adders were woken already: a woken one counts in `pacedAdders` until it
+  /// has the lock again, and every step that finished something meanwhile broadcast again.
+  @exclusivity(unchecked) private var pacedAddersWoken = false
+  /// `core.finishedCount` below which an adding thread does not pace: set when a wait ran out
+  /// before the work caught up (a suspended queue, long work), so that costs one wait, not one per
+  /// operation added.
+  @exclusivity(unchecked) private var paceAgainAt = 0
+  /// Pacing waits that ran out (tests).
+  @exclusivity(unchecked) private var paceTimeouts = 0
   /// The time of the current step's events.
   @exclusivity(unchecked) private var stepTime = 0.0
   /// Dispatches decided during the current step, performed once the lock is released.
@@ -206,7 +217,12 @@ public final class LiveRuntime: @unchecked Sendable {
     if core.finishedSinceCleared {
       core.clearFinished()
       if let kept = retention.finishedKept { retireFinished(keeping: kept) }
-      if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0 { lock.broadcast() }
+      if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0
+        || (pacedAdders > 0 && !pacedAddersWoken && unfinished <= Self.paceLow)
+      {
+        if pacedAdders > 0 && unfinished <= Self.paceLow { pacedAddersWoken = true }
+        lock.broadcast()
+      }
     }
     let startDrain = !buffer.isEmpty && !drainScheduled
     if startDrain { drainScheduled = true }
@@ -367,6 +383,10 @@ public final class LiveRuntime: @unchecked Sendable {
   ///
   /// The spec's `work` script only informs the events (`work` is shown as the expected duration); the kind
   /// follows the closure (`.async` → async, `.blocks` → block operation).
+  ///
+  /// A thread adding far ahead of the work (more than 1,024 operations unfinished) may be held back
+  /// for up to a couple of milliseconds while the work catches up, and beyond 2,048 until the events
+  /// so far are delivered; never until operations run, so adding to a suspended queue goes on.
   public func addOperation(
     _ spec: consuming OperationSpec, work: LiveWork, conditions: [String: LiveCondition] = [:],
     on queue: String? = nil
@@ -384,16 +404,17 @@ public final class LiveRuntime: @unchecked Sendable {
     let record = OperationRecord(id: -1, spec: spec)
     beginStep()
     defer {
-      let crowded = unfinished > Self.crowdedAt
+      let crowded = unfinished > Self.crowdedAt && core.finishedCount >= paceAgainAt
       let farAhead = unfinished > Self.farAheadAt
       endStep()
       // An adding thread far ahead of the work only grows the unfinished records (the memory of
-      // the run); giving its core to a worker or the delivery thread, if one is waiting for it,
-      // costs it nothing it needs. A hint, not a wait: with nothing else to run it goes on at once.
-      // Further ahead it waits for delivery (or delivers itself, if the delivery queue is idle):
-      // the lints' fold then sets the pace of adding. Never a wait for operations to run, so
-      // adding to a suspended queue goes on.
-      if farAhead { flushDeliveries() } else if crowded { sched_yield() }
+      // the run) and takes cores and the engine lock from the threads running and publishing
+      // that work. It sleeps until the work has caught up halfway, briefly (`pace`). Where the
+      // work does not catch up, it waits for delivery (or delivers itself, if the delivery queue
+      // is idle): the lints' fold then sets the pace of adding. Never a wait for operations to
+      // run, so adding to a suspended queue goes on.
+      if crowded { pace() }
+      if farAhead { flushDeliveries() }
     }
     // Each dependency looked up once, before anything is created (an unknown one is refused).
     var dependencies = IDList()
@@ -425,9 +446,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// The buffer's size once it has grown: the bound, and room for the events other threads buffer
   /// before the one that found it full has drained it.
   static let backlogRoom = backlogLimit + backlogLimit / 4
-  /// Unfinished operations above which `addOperation` yields its core after its step (measured in
-  /// docs/BENCHMARKS.md, "Session 10": 100k no-op operations at limit 4, peak memory roughly halved
-  /// and no slower).
+  /// Unfinished operations above which `addOperation` paces its thread after its step (see
+  /// `pace`; it yielded its core from session 10 to 17 of docs/BENCHMARKS.md).
   static let crowdedAt = 1024
   /// Unfinished operations above which `addOperation` returns only once the events published so far
   /// are delivered (docs/BENCHMARKS.md, "Session 11": 1M no-op operations with the lints at limit 4
@@ -436,6 +456,39 @@ public final class LiveRuntime: @unchecked Sendable {
   /// once the lints forgot succeeded operations early ("Session 13": the same row 47 → 41 MB, and no
   /// row of the 100k and 1M grids slower once measured again).
   static let farAheadAt = 2048
+
+  /// An adding thread with more than `crowdedAt` operations unfinished waits, once its step is
+  /// over, until `paceLow` are left or `paceWait` seconds pass, whichever comes first. It used to
+  /// yield its core after each such step instead: on two cores that was up to one system call an
+  /// operation, most returning at once with nothing else to run, and every return took the engine
+  /// lock again from the workers (measured in docs/BENCHMARKS.md, "Session 18"). A wait that runs
+  /// out means the work is not moving (a suspended queue, long work, or an operation adding from
+  /// inside its own work): pacing then stops until `crowdedAt - paceLow` more have finished.
+  /// Not on the delivery queue: a subscriber that adds must not wait for work whose events wait
+  /// for it.
+  private func pace() {
+    guard DispatchQueue.getSpecific(key: onDelivery) == nil else { return }
+    let deadline = EngineLock.deadline(after: Self.paceWait)
+    lock.lock()
+    pacedAdders += 1
+    pacedAddersWoken = false
+    while unfinished > Self.paceLow && lock.wait(until: deadline) {}
+    pacedAdders -= 1
+    if unfinished > Self.paceLow {
+      paceTimeouts += 1
+      paceAgainAt = core.finishedCount + Self.crowdedAt - Self.paceLow
+    }
+    lock.unlock()
+  }
+
+  /// Unfinished operations an adding thread waits for (see `pace`).
+  static let paceLow = 512
+  /// The longest an adding thread waits in `pace`, in seconds: 512 no-op operations take about
+  /// a millisecond on two cores.
+  static let paceWait = 0.002
+
+  /// Pacing waits that ran out (tests).
+  var pacingTimeouts: Int { withCore { _ in paceTimeouts } }
 
   /// Adds a declared operation to a queue.
   public func enqueue(_ operation: String, on queue: String) throws {
