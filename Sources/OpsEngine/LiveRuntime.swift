@@ -217,10 +217,9 @@ public final class LiveRuntime: @unchecked Sendable {
     if core.finishedSinceCleared {
       core.clearFinished()
       if let kept = retention.finishedKept { retireFinished(keeping: kept) }
-      if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0
-        || (pacedAdders > 0 && !pacedAddersWoken && unfinished <= Self.paceLow)
-      {
-        if pacedAdders > 0 && unfinished <= Self.paceLow { pacedAddersWoken = true }
+      let wakePacedAdders = pacedAdders > 0 && !pacedAddersWoken && unfinished <= Self.paceLow
+      if wakePacedAdders { pacedAddersWoken = true }
+      if (waitingForAll > 0 && unfinished == 0) || waitingForSome > 0 || wakePacedAdders {
         lock.broadcast()
       }
     }
