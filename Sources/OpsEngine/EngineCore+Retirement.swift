@@ -20,20 +20,17 @@ extension EngineCore {
     return op.unfinishedDependents == 0
   }
 
-  /// Forgets a retirable operation (see `canRetire`). Its name stays in `opByName` until a sweep
-  /// (see `StaleNameIndex`), pointing at the placeholder, which lookups treat as absent and a new
-  /// operation of that name may claim. Sweeps come once the stale names outnumber the live ones, so
-  /// the index stays within twice its live size.
+  /// Forgets a retirable operation (see `canRetire`): its name leaves `opByName`, so a new
+  /// operation may take it, and its record is replaced by the placeholder, which lookups treat as
+  /// absent.
   func retire(_ id: Int) {
     // The caller has just asked `canRetire` (the live runtime, under its lock); asking again here
     // cost as much as the rest of the retirement.
     assert(canRetire(id), "operation \(id) cannot be retired")
+    opByName.remove(hash: ops[id].nameHash, id: id)
     ops[id] = retiredPlaceholder
     ops.retire(id, standIn: retiredPlaceholder)
     retiredCount += 1
-    if opByName.noteRetired() {
-      opByName.sweep { [ops, retiredPlaceholder] in ops[$0] === retiredPlaceholder }
-    }
   }
 
   /// The result of a command or lookup on a name the engine does not know.

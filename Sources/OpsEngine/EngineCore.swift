@@ -76,8 +76,8 @@ final class EngineCore {
   /// free).
   @exclusivity(unchecked) var ops = ChunkedArray<OperationRecord>()
   @exclusivity(unchecked) var queues: [QueueRecord] = []
-  /// Operation ids by name; a retired operation's stays until a sweep (see `retire`).
-  @exclusivity(unchecked) var opByName = StaleNameIndex<HashedName>(sweepAfter: 1024, timesLive: 1)
+  /// Operation ids by name; a retired operation's name is removed as it retires (see `retire`).
+  @exclusivity(unchecked) var opByName = OperationNameIndex()
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
   @exclusivity(unchecked) private var lastQueueFound: QueueRecord?
   /// The last operations created (see `RecentOperations`).
@@ -151,11 +151,14 @@ final class EngineCore {
 
   // MARK: - Lookup
 
-  /// A retired operation's name may still be in `opByName` (see `retire`): it is not found.
+  /// A retired operation is not found (its name may still be among `recentlyCreated`).
   func operation(named name: String) -> OperationRecord? {
     // The newest operation of a name is its only live one: an older one of the same name was
     // retired before the newer could claim the name.
-    guard let id = recentlyCreated.id(of: name) ?? opByName.entry(HashedName(name)) else {
+    guard
+      let id = recentlyCreated.id(of: name)
+        ?? opByName.id(hash: name.hashValue, where: { ops[$0].name == name })
+    else {
       return nil
     }
     let op = ops[id]
@@ -250,12 +253,10 @@ final class EngineCore {
   /// failed is checked again here, so a duplicate name is still the error reported first).
   func createOperation(adopting op: OperationRecord, validated: Bool) throws -> OperationRecord {
     let id = ops.count
-    let name = op.hashedName
-    if let holder = opByName.claim(name, for: id) {
-      guard ops[holder] === retiredPlaceholder else {
-        throw EngineError.duplicateOperation(op.name)
-      }
-      opByName.reclaim(name, for: id)
+    let name = op.name
+    // A retired operation's name is no longer in the index: a new operation may take it.
+    guard opByName.claim(hash: op.nameHash, for: id, where: { ops[$0].name == name }) == nil else {
+      throw EngineError.duplicateOperation(name)
     }
     do {
       if !validated { try Self.validate(op.spec) }
@@ -263,7 +264,7 @@ final class EngineCore {
         throw EngineError.reservedQueueName(Self.innerQueueName(of: op.name), group: op.name)
       }
     } catch {
-      opByName.unclaim(name)
+      opByName.remove(hash: op.nameHash, id: id)
       throw error
     }
     op.id = id

@@ -5,7 +5,7 @@ final class OperationRecord {
   @exclusivity(unchecked) var id: Int
   let spec: OperationSpec
   /// `spec.name.hashValue`, computed with the record: the live runtime builds it before it takes
-  /// the engine lock, under which the core's name index uses it (see `HashedName`).
+  /// the engine lock, under which the core's name index uses it (see `OperationNameIndex`).
   let nameHash: Int
   /// Cached: `spec.kind` is computed and copies the whole spec each time.
   let kind: OperationKind
@@ -64,7 +64,6 @@ final class OperationRecord {
   }
 
   var name: String { spec.name }
-  var hashedName: HashedName { HashedName(spec.name, hash: nameHash) }
   var isEnqueued: Bool { queue != nil }
 }
 

@@ -1,11 +1,11 @@
-/// Slots by name (a `String`, or a `HashedName`) for an owner that retires what the slots hold
-/// (the engine's operations, a projection's records). A retired slot's name is not removed at once:
-/// removing a key from Swift's open-addressing dictionary rehashes the keys after it (~1,100
-/// instructions a name under the live runtime's lock, the most of any step of a finished
-/// operation). It stays, stale, and a new slot of that name may claim it; the stale names are swept
-/// out together once there are more than `sweepAfter` of them and `timesLive` times as many as live
-/// ones, so each retirement pays a share of one rehash. The owner knows which slots are retired and
-/// says so through `isRetired`.
+/// Slots by name for an owner that retires what the slots hold (a projection's records; the
+/// engine's operations have `OperationNameIndex`). A retired slot's name is not removed at once:
+/// removing a key from Swift's open-addressing dictionary hashes the name and rehashes the keys
+/// after it (~1,100 instructions a name, measured under the live runtime's lock). It stays, stale,
+/// and a new slot of that name may claim it; the stale names are swept out together once there are
+/// more than `sweepAfter` of them and `timesLive` times as many as live ones, so each retirement
+/// pays a share of one rehash. The owner knows which slots are retired and says so through
+/// `isRetired`.
 struct StaleNameIndex<Name: Hashable> {
   private var slots: [Name: Int] = [:]
   /// Names in `slots` whose slot is retired.

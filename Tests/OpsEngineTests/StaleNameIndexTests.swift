@@ -2,8 +2,8 @@ import Testing
 
 @testable import OpsEngine
 
-/// The name index shared by the engine core and the projection: retired slots keep their names
-/// until a sweep, lookups skip them, and a new slot may take such a name again.
+/// The projection's name index: retired slots keep their names until a sweep, lookups skip them,
+/// and a new slot may take such a name again.
 @Suite struct StaleNameIndexTests {
   /// Slots retired so far, standing in for the owner's records.
   private final class Owner {

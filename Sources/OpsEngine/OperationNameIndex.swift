@@ -1,0 +1,102 @@
+/// The engine's operation ids by name: an open-addressing table over each name's hash, computed
+/// beforehand (`OperationRecord.nameHash`, outside the live runtime's lock), with linear probing
+/// and deletion by backward shift.
+///
+/// It replaces a `StaleNameIndex<HashedName>` (a Swift dictionary whose retired names stayed until
+/// a sweep rebuilt it). Under the live runtime's lock that cost ~460 instructions a claim (the
+/// dictionary still runs SipHash over the stored hash) and ~550 an operation for the sweeps, each
+/// sweep holding the lock for the whole rebuild (~22,000 names every ~11,000 retirements, with the
+/// standard retention). Here a claim spreads the stored hash with one multiplication, and a retired
+/// name is removed at once by shifting back the few entries after it in its run.
+///
+/// The table compares names only where the full hashes are equal; it asks the owner, which holds
+/// the names, through `isNamed`.
+struct OperationNameIndex {
+  /// By bucket: the hash of the name there (meaningful where `ids` is not -1).
+  private var hashes: [Int]
+  /// By bucket: the id named there, or -1 (empty).
+  private var ids: [Int]
+  /// log2 of the bucket count.
+  private var bits: Int
+  private(set) var count = 0
+
+  init() {
+    bits = 4
+    hashes = Array(repeating: 0, count: 1 << bits)
+    ids = Array(repeating: -1, count: 1 << bits)
+  }
+
+  private var mask: Int { (1 << bits) - 1 }
+
+  /// The bucket a hash probes first: Fibonacci hashing, so the top bits of the product, which
+  /// depend on every bit of the hash, pick it.
+  private func home(_ hash: Int) -> Int {
+    Int(truncatingIfNeeded: (UInt(bitPattern: hash) &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
+  }
+
+  /// The id named `name` (of hash `hash`), if any. `isNamed(id)` says whether `id` has the name.
+  func id(hash: Int, where isNamed: (Int) -> Bool) -> Int? {
+    var b = home(hash)
+    while ids[b] >= 0 {
+      if hashes[b] == hash && isNamed(ids[b]) { return ids[b] }
+      b = (b + 1) & mask
+    }
+    return nil
+  }
+
+  /// Names `id` by the name of hash `hash` and returns nil, unless an id has that name already:
+  /// then changes nothing and returns that one.
+  mutating func claim(hash: Int, for id: Int, where isNamed: (Int) -> Bool) -> Int? {
+    precondition(id >= 0, "an operation id is never negative")
+    var b = home(hash)
+    while ids[b] >= 0 {
+      if hashes[b] == hash && isNamed(ids[b]) { return ids[b] }
+      b = (b + 1) & mask
+    }
+    hashes[b] = hash
+    ids[b] = id
+    count += 1
+    // At most half full: the runs a probe walks stay short.
+    if count * 2 > ids.count { grow() }
+    return nil
+  }
+
+  /// Forgets the name of `id` (of hash `hash`), which must be in the table.
+  mutating func remove(hash: Int, id: Int) {
+    var hole = home(hash)
+    while ids[hole] != id {
+      precondition(ids[hole] >= 0, "operation \(id) is not in the name index")
+      hole = (hole + 1) & mask
+    }
+    ids[hole] = -1
+    count -= 1
+    // Each entry after the hole in its run moves back into it unless its first bucket lies
+    // after the hole (cyclically, up to the entry itself): every entry stays reachable from its
+    // first bucket without a gap.
+    var b = (hole + 1) & mask
+    while ids[b] >= 0 {
+      let first = home(hashes[b])
+      let stays = hole <= b ? (hole < first && first <= b) : (hole < first || first <= b)
+      if !stays {
+        hashes[hole] = hashes[b]
+        ids[hole] = ids[b]
+        ids[b] = -1
+        hole = b
+      }
+      b = (b + 1) & mask
+    }
+  }
+
+  private mutating func grow() {
+    let (oldHashes, oldIDs) = (hashes, ids)
+    bits += 1
+    hashes = Array(repeating: 0, count: 1 << bits)
+    ids = Array(repeating: -1, count: 1 << bits)
+    for (hash, id) in zip(oldHashes, oldIDs) where id >= 0 {
+      var b = home(hash)
+      while ids[b] >= 0 { b = (b + 1) & mask }
+      hashes[b] = hash
+      ids[b] = id
+    }
+  }
+}
