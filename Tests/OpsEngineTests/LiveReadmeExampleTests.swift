@@ -14,7 +14,9 @@ import Testing
       try runtime.addOperation(
         OperationSpec(name: "fetch \(file)"),
         work: .sync { context in
-          for _ in 0..<100 where !context.isCancelled { /* one slice of real work */  }
+          for _ in 0..<100 where !context.isCancelled {
+            // one slice of real work
+          }
         },
         on: "downloads")
     }

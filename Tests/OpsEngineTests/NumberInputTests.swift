@@ -41,7 +41,8 @@ import Testing
     rt.schedule(.resume(queue: "q"), at: 1e300)
     rt.schedule(.resume(queue: "q"), at: -.infinity)
     try rt.enqueue("a", on: "q", at: .infinity)
-    for _ in 0..<20_000 { rt.advance(by: 1e13) }  // far past Int64 microseconds if it did not saturate
+    // Far past Int64 microseconds if the clock did not saturate.
+    for _ in 0..<20_000 { rt.advance(by: 1e13) }
     rt.advance(by: .infinity)
     rt.advance(by: .nan)
     rt.advance(by: -1)
