@@ -34,7 +34,11 @@ extension EngineCore {
     emit(.willFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled), about: op)
     transition(op, to: .finished, .observersNotified)
     finishedLog?.append(op.id)
-    for d in op.dependencies { ops[d].unfinishedDependents -= 1 }
+    for d in op.dependencies {
+      let dep = ops[d]
+      dep.unfinishedDependents -= 1
+      if dep.unfinishedDependents == 0 { noteIfRetirable(dep) }
+    }
     emit(.didFinish(operation: op.name, errors: op.errors, cancelled: op.cancelled), about: op)
     releaseLocks(op)
     // Foundation's order: dependents become ready and their queues schedule while the finished operation
@@ -50,6 +54,7 @@ extension EngineCore {
     producedDependencyFinished(op)
     if op.spec.completion {
       op.awaitingCompletion = true
+      mayNotRetire(op)
       host.schedule(after: 0, .completion(op: op.id))
     }
     if let qid = op.queue {
@@ -59,6 +64,7 @@ extension EngineCore {
       if barriers[qid].gate == op.id { work.append(.openGate(queue: qid)) }
     }
     if let p = op.parent { childFinished(op, of: ops[p]) }
+    noteIfRetirable(op)
   }
 
   func fire(_ timer: EngineTimer) {
@@ -72,6 +78,7 @@ extension EngineCore {
         op, errors: ["timed out after \(formatSeconds(op.spec.timeout ?? 0))s"], cause: .timeout)
     case .completion(let id):
       ops[id].awaitingCompletion = false
+      noteIfRetirable(ops[id])
       emit(.completion(operation: ops[id].name), about: ops[id])
     }
     settle()
@@ -92,6 +99,7 @@ extension EngineCore {
         continue
       }
       child.parent = group.id
+      mayNotRetire(child)
       group.outstandingChildren += 1
       group.childCount += 1
       enqueueChecked(child, on: inner)
@@ -129,12 +137,14 @@ extension EngineCore {
     let target: QueueRecord
     if op.kind == .group, let inner = op.innerQueue {
       produced.parent = op.id
+      mayNotRetire(produced)
       op.outstandingChildren += 1
       op.childCount += 1
       target = queues[inner]
     } else {
       if let p = op.parent {
         produced.parent = p
+        mayNotRetire(produced)
         ops[p].outstandingChildren += 1
         ops[p].childCount += 1
       }

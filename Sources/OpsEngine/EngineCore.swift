@@ -76,6 +76,8 @@ final class EngineCore {
   /// free).
   @exclusivity(unchecked) var ops = ChunkedArray<OperationRecord>()
   @exclusivity(unchecked) var queues: [QueueRecord] = []
+  /// By id, what retiring each operation reads (see `RetireHint`).
+  @exclusivity(unchecked) var retireHints = ChunkedArray<RetireHint>()
   /// Operation ids by name; a retired operation's name is removed as it retires (see `retire`).
   @exclusivity(unchecked) var opByName = OperationNameIndex()
   @exclusivity(unchecked) private var queueByName: [String: Int] = [:]
@@ -268,6 +270,7 @@ final class EngineCore {
       throw error
     }
     op.id = id
+    retireHints.append(RetireHint(nameHash: op.nameHash))
     ops.append(op)
     recentlyCreated.note(op.name, id: id)
     return op
@@ -344,7 +347,10 @@ final class EngineCore {
     guard known || !op.dependencies.contains(dep.id) else { return }
     op.dependencies.append(dep.id)
     dep.dependents.append(op.id)
-    if op.state != .finished { dep.unfinishedDependents += 1 }
+    if op.state != .finished {
+      dep.unfinishedDependents += 1
+      mayNotRetire(dep)
+    }
     if dep.state != .finished {
       op.unfinishedDependencies += 1
       cycles.edgeAdded(from: op.id, to: dep.id, in: ops)
@@ -412,6 +418,7 @@ final class EngineCore {
       for d in op.dependencies where d != dep.id { link(dep, dependsOn: ops[d]) }
       op.producedDependencies[i] = dep.id
       dep.producedFor = (op.id, i)
+      mayNotRetire(dep)
       produced.append(dep)
     }
 

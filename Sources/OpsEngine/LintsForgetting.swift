@@ -15,7 +15,7 @@ struct LintsForgetting {
 
   /// Looks at each operation that finished in the step (`finished`) and at its dependencies, whose
   /// last unfinished dependent it may have been, and at up to 64 of those waiting in `line`. Each
-  /// that succeeded and can go gets `forgottenByLints` and its name in `names`. One with unfinished
+  /// that succeeded and can go gets `RetireHint.forgottenByLints` and its name in `names`. One with unfinished
   /// dependents is looked at again when the last of them finishes; one held for another reason waits
   /// in `line`; a failed or cancelled one is left to the retention. Under the engine lock.
   mutating func step(finished: [Int], in core: EngineCore, names: inout [RetiredName]) {
@@ -41,11 +41,12 @@ struct LintsForgetting {
   ) {
     // Retired already (its name went to the lints then), forgotten, needed by the lints, or a
     // group (never retired: it would go round the line forever).
-    guard op !== core.retiredPlaceholder, !op.forgottenByLints, !op.cancelled, op.errors.isEmpty,
+    guard op !== core.retiredPlaceholder, !core.retireHints[op.id].forgottenByLints, !op.cancelled,
+      op.errors.isEmpty,
       op.kind != .group
     else { return }
     if core.canRetire(op.id) {
-      op.forgottenByLints = true
+      core.retireHints[op.id].forgottenByLints = true
       names.append(RetiredName(op))
     } else if op.unfinishedDependents == 0 {
       line.append(op.id)

@@ -278,15 +278,14 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Retires a finished operation old enough to go, or puts it at the back of the line if it cannot
   /// go yet (a dependent has not finished). Under the lock.
   private func retireOrPostpone(_ id: Int) {
-    guard core.canRetire(id) else {
+    guard core.canRetireSoon(id) else {
       finishedOrder.append(id)
       return
     }
-    if lintsForget && !core.ops[id].forgottenByLints {
+    if lintsForget && !core.retireHints[id].forgottenByLints {
       retiredNames.append(RetiredName(core.ops[id]))
     }
-    retiredRecords.append(core.ops[id])
-    core.retire(id)
+    retiredRecords.append(core.retire(id))
     slots.retired(id)
     if !conditionClosures.isEmpty { conditionClosures[id] = nil }
   }

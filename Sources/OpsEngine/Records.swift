@@ -53,8 +53,6 @@ final class OperationRecord {
   @exclusivity(unchecked) var started = false
   /// Finished, its completion block not yet run (its event names it: it cannot be retired yet).
   @exclusivity(unchecked) var awaitingCompletion = false
-  /// The live runtime's lints forgot it already (`LintsForgetting`): its retirement need not tell them.
-  @exclusivity(unchecked) var forgottenByLints = false
 
   init(id: Int, spec: consuming OperationSpec) {
     self.id = id

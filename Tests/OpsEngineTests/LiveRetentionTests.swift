@@ -226,12 +226,34 @@ import Testing
     for i in 0..<50 { #expect(rt.state(of: "op\(i)") == .finished) }
   }
 
-  /// A retired operation's name is left in the core's table and swept out later (EngineCore.retire):
-  /// it must read as unknown before and after a sweep, and a new operation may take it.
+  /// An operation that finished with nothing holding it back is noted as retirable (`RetireHint`);
+  /// a new operation that then depends on it must undo that, or it would be retired while its
+  /// dependent still needs it.
+  @Test func aFinishedOperationANewOneDependsOnIsKeptUntilThatOneFinishes() throws {
+    let rt = LiveRuntime(lints: [], retention: try LiveRetention(keepingFinished: 1))
+    try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
+    try rt.addQueue(QueueSpec(name: "held", suspended: true))
+    try rt.addOperation(live("a"), work: .none, on: "q")
+    #expect(rt.waitUntilFinished(["a"], timeout: liveTimeout))
+    try rt.addOperation(live("b", deps: ["a"]), work: .none, on: "held")
+    // Enough finished after a for it to be the oldest beyond the one kept, tried at each step.
+    for i in 0..<20 { try rt.addOperation(live("n\(i)"), work: .none, on: "q") }
+    #expect(rt.waitUntilFinished(["n19"], timeout: liveTimeout))
+    #expect(rt.state(of: "n0") == nil, "n0 should be retired")
+    #expect(rt.state(of: "a") == .finished)
+    #expect(rt.perform(.resume(queue: "held")) == .applied)
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    for i in 0..<3 { try rt.addOperation(live("m\(i)"), work: .none, on: "q") }
+    #expect(rt.waitUntilFinished(timeout: liveTimeout))
+    #expect(rt.state(of: "a") == nil, "a should be retired once b finished")
+  }
+
+  /// A retired operation's name leaves the core's table (`OperationNameIndex`): it must read as
+  /// unknown however many names came and went, and a new operation may take it.
   @Test func aRetiredNameIsUnknownAcrossSweepsAndCanBeTakenAgain() throws {
     let rt = LiveRuntime(lints: [], retention: try LiveRetention(keepingFinished: 0))
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
-    // Enough retirements for several sweeps (one at each 1,025 stale names at the least).
+    // Enough retirements for the table to grow and to remove names across its runs.
     for round in 0..<4 {
       for i in 0..<1_500 {
         try rt.addOperation(live("op\(round * 1_500 + i)"), work: .none, on: "q")
