@@ -29,10 +29,17 @@ func opsview(_ arguments: [String], cwd: String? = nil) throws -> (
   )
 }
 
-func temporaryFile(_ name: String, _ text: String) throws -> String {
+/// The directory for the files this process's tests write, removed as the process exits (the tests
+/// run in parallel in one process, so no test may remove it earlier).
+let scratchDirectory: URL = {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("opsview-cli-\(getpid())")
-  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-  let url = dir.appendingPathComponent(name)
+  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  atexit { try? FileManager.default.removeItem(at: scratchDirectory) }
+  return dir
+}()
+
+func temporaryFile(_ name: String, _ text: String) throws -> String {
+  let url = scratchDirectory.appendingPathComponent(name)
   try text.write(to: url, atomically: true, encoding: .utf8)
   return url.path
 }
@@ -127,10 +134,7 @@ func temporaryFile(_ name: String, _ text: String) throws -> String {
   }
 
   @Test func binaryJunkIsRejectedCleanly() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "opsview-cli-\(getpid())")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let url = dir.appendingPathComponent("junk.yaml")
+    let url = scratchDirectory.appendingPathComponent("junk.yaml")
     try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }).write(to: url)
     let r = try opsview(["trace", url.path])
     #expect(r.status == 1)

@@ -5,8 +5,7 @@ import Testing
 /// refused with a clear message and the promised exit code.
 @Suite struct ExportCommandTests {
   private func scratch() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory
-      .appendingPathComponent("opsview-export-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    let dir = scratchDirectory.appendingPathComponent("export-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir
   }

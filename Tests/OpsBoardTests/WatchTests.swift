@@ -8,16 +8,19 @@ import Testing
 /// A scenario file in a fresh directory, and a board that plays it as `play --watch FILE` does.
 private final class WatchedFile {
   let path: String
+  private let dir: URL
   private var last: String
 
   init(_ text: String) throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+    dir = FileManager.default.temporaryDirectory.appendingPathComponent(
       "opsview-watch-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     path = dir.appendingPathComponent("demo.yaml").path
     last = text
     try text.write(toFile: path, atomically: true, encoding: .utf8)
   }
+
+  deinit { try? FileManager.default.removeItem(at: dir) }
 
   func write(_ text: String) throws {
     try text.write(toFile: path, atomically: true, encoding: .utf8)
