@@ -15,9 +15,10 @@ struct LintsForgetting {
 
   /// Looks at each operation that finished in the step (`finished`) and at its dependencies, whose
   /// last unfinished dependent it may have been, and at up to 64 of those waiting in `line`. Each
-  /// that succeeded and can go gets `RetireHint.forgottenByLints` and its name in `names`. One with unfinished
-  /// dependents is looked at again when the last of them finishes; one held for another reason waits
-  /// in `line`; a failed or cancelled one is left to the retention. Under the engine lock.
+  /// that succeeded and can go gets `RetireHint.forgottenByLints` and its name in `names`. One
+  /// with unfinished dependents is looked at again when the last of them finishes; one held for
+  /// another reason waits in `line`; a failed or cancelled one is left to the retention. Under the
+  /// engine lock.
   mutating func step(finished: [Int], in core: EngineCore, names: inout [RetiredName]) {
     for id in finished {
       let op = core.ops[id]
@@ -41,9 +42,8 @@ struct LintsForgetting {
   ) {
     // Retired already (its name went to the lints then), forgotten, needed by the lints, or a
     // group (never retired: it would go round the line forever).
-    guard op !== core.retiredPlaceholder, !core.retireHints[op.id].forgottenByLints, !op.cancelled,
-      op.errors.isEmpty,
-      op.kind != .group
+    guard op !== core.retiredPlaceholder, !core.retireHints[op.id].forgottenByLints,
+      !op.cancelled, op.errors.isEmpty, op.kind != .group
     else { return }
     if core.canRetire(op.id) {
       core.retireHints[op.id].forgottenByLints = true

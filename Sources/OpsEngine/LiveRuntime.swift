@@ -278,7 +278,7 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Retires a finished operation old enough to go, or puts it at the back of the line if it cannot
   /// go yet (a dependent has not finished). Under the lock.
   private func retireOrPostpone(_ id: Int) {
-    guard core.canRetireSoon(id) else {
+    guard core.isRetirable(id) else {
       finishedOrder.append(id)
       return
     }

@@ -38,7 +38,8 @@ struct OperationNameIndex {
     Int(truncatingIfNeeded: (UInt(bitPattern: hash) &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
   }
 
-  /// The id named `name` (of hash `hash`), if any. `isNamed(id)` says whether `id` has the name.
+  /// The id of the name whose hash is `hash`, if any: `isNamed(id)` says whether `id` has that
+  /// name (asked only of ids whose name has the same hash).
   func id(hash: Int, where isNamed: (Int) -> Bool) -> Int? {
     var b = home(hash)
     while buckets[b].id >= 0 {
@@ -48,8 +49,8 @@ struct OperationNameIndex {
     return nil
   }
 
-  /// Names `id` by the name of hash `hash` and returns nil, unless an id has that name already:
-  /// then changes nothing and returns that one.
+  /// Gives `id` the name whose hash is `hash` and returns nil, unless an id has that name already
+  /// (`isNamed`, as in `id(hash:where:)`): then changes nothing and returns that one.
   mutating func claim(hash: Int, for id: Int, where isNamed: (Int) -> Bool) -> Int? {
     precondition(id >= 0, "an operation id is never negative")
     var b = home(hash)

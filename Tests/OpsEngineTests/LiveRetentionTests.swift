@@ -250,7 +250,7 @@ import Testing
 
   /// A retired operation's name leaves the core's table (`OperationNameIndex`): it must read as
   /// unknown however many names came and went, and a new operation may take it.
-  @Test func aRetiredNameIsUnknownAcrossSweepsAndCanBeTakenAgain() throws {
+  @Test func aRetiredNameIsUnknownAfterManyRetirementsAndCanBeTakenAgain() throws {
     let rt = LiveRuntime(lints: [], retention: try LiveRetention(keepingFinished: 0))
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 1))
     // Enough retirements for the table to grow and to remove names across its runs.
