@@ -13,8 +13,8 @@
 /// the names, through `isNamed`.
 struct OperationNameIndex {
   /// A name's hash and the id it names, side by side: a probe reads one cache line, not one in
-  /// each of two arrays (with 10,000 operations kept the table is ~500 KB, and most probes miss
-  /// the core's own caches).
+  /// each of two arrays (with 10,000 operations kept the table is ~500 KB, and a probe lands
+  /// anywhere in it).
   private struct Bucket {
     var hash: Int
     /// -1: empty.
