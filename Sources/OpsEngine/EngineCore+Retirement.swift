@@ -44,7 +44,7 @@ extension EngineCore {
   /// Notes that nothing holds the operation back now if so (see `RetireHint`); called where its
   /// record was just read or written anyway.
   func noteIfRetirable(_ op: OperationRecord) {
-    if op.state == .finished && canRetire(op.id) { retireHints[op.id].retirable = true }
+    if canRetire(op.id) { retireHints[op.id].retirable = true }
   }
 
   /// Something may hold the operation back again (a new unfinished dependent, a parent, a

@@ -38,26 +38,29 @@ struct OperationNameIndex {
     Int(truncatingIfNeeded: (UInt(bitPattern: hash) &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
   }
 
-  /// The id of the name whose hash is `hash`, if any: `isNamed(id)` says whether `id` has that
-  /// name (asked only of ids whose name has the same hash).
-  func id(hash: Int, where isNamed: (Int) -> Bool) -> Int? {
+  /// Where the probe for the name whose hash is `hash` ends: the bucket of the id that has it, or
+  /// the empty bucket ending its run. `isNamed(id)` says whether `id` has that name (asked only of
+  /// ids whose name has the same hash).
+  private func find(_ hash: Int, _ isNamed: (Int) -> Bool) -> Int {
     var b = home(hash)
-    while buckets[b].id >= 0 {
-      if buckets[b].hash == hash && isNamed(buckets[b].id) { return buckets[b].id }
+    while buckets[b].id >= 0 && !(buckets[b].hash == hash && isNamed(buckets[b].id)) {
       b = (b + 1) & mask
     }
-    return nil
+    return b
+  }
+
+  /// The id of the name whose hash is `hash`, if any (`isNamed` as in `find`).
+  func id(hash: Int, where isNamed: (Int) -> Bool) -> Int? {
+    let b = find(hash, isNamed)
+    return buckets[b].id >= 0 ? buckets[b].id : nil
   }
 
   /// Gives `id` the name whose hash is `hash` and returns nil, unless an id has that name already
-  /// (`isNamed`, as in `id(hash:where:)`): then changes nothing and returns that one.
+  /// (`isNamed` as in `find`): then changes nothing and returns that one.
   mutating func claim(hash: Int, for id: Int, where isNamed: (Int) -> Bool) -> Int? {
     precondition(id >= 0, "an operation id is never negative")
-    var b = home(hash)
-    while buckets[b].id >= 0 {
-      if buckets[b].hash == hash && isNamed(buckets[b].id) { return buckets[b].id }
-      b = (b + 1) & mask
-    }
+    let b = find(hash, isNamed)
+    if buckets[b].id >= 0 { return buckets[b].id }
     buckets[b] = Bucket(hash: hash, id: id)
     count += 1
     // At most half full: the runs a probe walks stay short.
