@@ -57,9 +57,6 @@ struct StaleNameIndex<Name: Hashable> {
     staleCount -= 1
   }
 
-  /// Gives back a name just claimed (what it named was refused).
-  mutating func unclaim(_ name: Name) { slots[name] = nil }
-
   /// Counts one more retired slot whose name is still here. True when the stale names are now
   /// to be swept (`sweep`).
   mutating func noteRetired() -> Bool {

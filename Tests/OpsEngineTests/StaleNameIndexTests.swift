@@ -33,15 +33,6 @@ import Testing
     #expect(index.staleCount == 0 && index.liveCount == 2)
   }
 
-  @Test func aRefusedClaimCanBeGivenBack() {
-    var index = StaleNameIndex<String>(sweepAfter: 0, timesLive: 1)
-    let first = index.claim("a", for: 0)
-    index.unclaim("a")
-    #expect(index.entry("a") == nil && index.liveCount == 0)
-    let again = index.claim("a", for: 1)
-    #expect(first == nil && again == nil && index.entry("a") == 1)
-  }
-
   /// A sweep is asked for only past both bounds, and removes exactly the retired slots' names.
   @Test(arguments: [(0, 1), (10, 1), (10, 4), (3, 2)])
   func sweepsComeOnlyPastBothBoundsAndKeepTheLiveNames(sweepAfter: Int, timesLive: Int) {
