@@ -2,10 +2,11 @@ import Foundation
 import OpsEngine
 import Yams
 
-/// Reads one entry of `moments:`: exactly one trigger (`at`, `when` or `action`) and a `caption`.
+/// Reads one entry of `moments:`: exactly one trigger (`at`, `when` or `action`), a `caption`, and
+/// the facts the caption states (`expect`, see `ClaimDecoder`).
 struct MomentDecoder {
   static let triggers = ["at", "when", "action"]
-  static let keys = triggers + ["caption"]
+  static let keys = triggers + ["caption", "expect"]
 
   let diagnostics: Diagnostics
 
@@ -53,8 +54,11 @@ struct MomentDecoder {
       guard let (ref, state) = when(value, valuePath) else { return nil }
       trigger = .state(ref, state)
     }
+    let claims = map["expect"].map {
+      ClaimDecoder(diagnostics: d).claims($0, map.path("expect"))
+    }
     guard let caption else { return nil }
-    return MomentDraft(trigger: trigger, caption: caption)
+    return MomentDraft(trigger: trigger, caption: caption, claims: claims ?? [])
   }
 
   private func captionText(_ node: SourceNode, _ path: String) -> String? {
@@ -93,4 +97,5 @@ struct MomentDraft {
   }
   var trigger: Trigger
   var caption: String
+  var claims: [ClaimDraft] = []
 }

@@ -112,8 +112,20 @@ struct ScenarioValidator {
         suggestOperation: suggestOperation)
     }
 
-    let moments = draft.moments.compactMap {
-      checkMoment($0, actionCount: draft.actions.count, ops: ops, index: index)
+    let categories = Set(ops.flatMap(\.spec.exclusivity))
+    let moments = draft.moments.compactMap { draftMoment -> ScenarioMoment? in
+      guard
+        var moment = checkMoment(
+          draftMoment, actionCount: draft.actions.count, ops: ops, index: index)
+      else { return nil }
+      moment.claims = draftMoment.claims.filter {
+        checkClaim(
+          $0, queues: queueNames.union(innerQueueSet), categories: categories, ops: ops,
+          index: index)
+      }.map {
+        ScenarioClaim($0.claim, line: $0.mark?.line, column: $0.mark?.column, path: $0.path)
+      }
+      return moment
     }
 
     let firstQueue = queues[0].spec.name
@@ -261,6 +273,39 @@ struct ScenarioValidator {
       trigger = .action(index: i)
     }
     return ScenarioMoment(trigger: trigger, caption: moment.caption)
+  }
+
+  /// A claim names operations, queues and lock categories of the scenario.
+  private func checkClaim(
+    _ claim: ClaimDraft, queues: Set<String>, categories: Set<String>, ops: [OperationDraft],
+    index: [String: Int]
+  ) -> Bool {
+    var ok = true
+    func unknown(_ ref: NameRef, _ what: String, among: [String]) {
+      ok = false
+      diagnostics.error(
+        ref.mark, ref.path, "unknown \(what) '\(ref.name)' at \(ref.path)",
+        suggestion: NearMiss.suggestion(for: ref.name, among: among))
+    }
+    if let subject = claim.subject {
+      switch claim.claim {
+      case .queueSuspended, .queueLimit, .queueExecuting, .queueReady, .starts:
+        if !queues.contains(subject.name) { unknown(subject, "queue", among: queues.sorted()) }
+      case .operationState, .operationCancelled, .operationFailed, .operationStartsAt,
+        .operationFinishesAt:
+        if index[subject.name] == nil {
+          unknown(subject, "operation", among: ops.map(\.name.name))
+        }
+      case .lockHolder, .lockWaiting:
+        if !categories.contains(subject.name) {
+          unknown(subject, "exclusivity category", among: categories.sorted())
+        }
+      }
+    }
+    for ref in claim.operations where index[ref.name] == nil {
+      unknown(ref, "operation", among: ops.map(\.name.name))
+    }
+    return ok
   }
 
   /// Produced operations and children are added by others: an own `addedAt` or a different `queue`

@@ -4,7 +4,8 @@ import OpsScenarios
 /// `opsview check`: validate scenario files without running them.
 struct Check: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Validate scenario files; print every problem; exit 1 if any file has an error.",
+    abstract:
+      "Validate scenario files and check their moments' claims against a run; print every problem; exit 1 if any file has an error.",
     discussion:
       "A dependency cycle is allowed (the deadlock lesson needs one) and reported as a warning.")
 
@@ -18,8 +19,17 @@ struct Check: ParsableCommand {
       do {
         let s = try Catalog.resolve(path)
         for w in s.warnings { printSafe("\(path): warning: \(w)") }
+        // The moments' claims are checked by playing the scenario: a caption that states what the
+        // run does not do is an error like any other.
+        let claims = s.momentProblems()
+        if !claims.isEmpty {
+          failed = true
+          for problem in claims { printSafe(problem.description) }
+          continue
+        }
+        let claimCount = s.moments.reduce(0) { $0 + $1.claims.count }
         printSafe(
-          "\(path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions, \(s.moments.count) moments)"
+          "\(path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions, \(s.moments.count) moments, \(claimCount) claims hold)"
         )
         // The last file's scenario is left to the exit (see leaveToExit); earlier ones are freed,
         // so checking many files does not keep them all.

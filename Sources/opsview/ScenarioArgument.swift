@@ -34,20 +34,8 @@ extension Scenario {
   /// What the board shows of it.
   var board: BoardScenario {
     BoardScenario(
-      title: title, notes: notes, workSettings: workSettings, moments: boardMoments,
+      title: title, notes: notes, workSettings: workSettings, moments: playMoments,
       streaming: { self.makeRuntime(recording: false, observer: $0) })
   }
 
-  /// The teaching moments as the board matches them against events.
-  var boardMoments: [Moment] {
-    moments.map { m in
-      let trigger: Moment.Trigger =
-        switch m.trigger {
-        case .time(let t): .time(t)
-        case .state(let op, let to): .state(operation: op, to: to)
-        case .action(let i): .action(ordinal: actionOrdinal(ofAction: i))
-        }
-      return Moment(trigger, caption: m.caption)
-    }
-  }
 }

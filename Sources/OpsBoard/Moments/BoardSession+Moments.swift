@@ -31,6 +31,13 @@ extension BoardSession {
     return presentWaitingMoment()
   }
 
+  /// Called once every event of an engine step is shown. True when an action moment now holds the
+  /// clock.
+  func momentReachedAtStepEnd() -> Bool {
+    guard !moments.isEmpty, moments.observeStepEnd() else { return false }
+    return presentWaitingMoment()
+  }
+
   /// Shows the next reached moment unless one is already on screen: pauses and opens its caption.
   @discardableResult
   func presentWaitingMoment() -> Bool {
@@ -43,6 +50,8 @@ extension BoardSession {
     view.index = i
     view.count = moments.moments.count
     view.caption = moments.moments[i].caption
+    view.claims = moments.moments[i].claims
+    if !view.claims.isEmpty { view.timeline = momentTimeline() }
     view.time = liveModel.now
     ui.views[.moment] = view
     // The operation the moment is about is the one the board explains.
@@ -54,6 +63,20 @@ extension BoardSession {
       "moment \(i + 1) of \(moments.moments.count) at \(clockText(liveModel.now))s: "
         + "\(key) plays on to the next one")
     return true
+  }
+
+  /// The run's transitions as far as the board can know them: those shown, and those a look-ahead
+  /// copy of the present will publish (a recording or a live program has no future to look at).
+  func momentTimeline() -> MomentTimeline {
+    var timeline = MomentTimeline()
+    let queueOf = { (op: String) in self.liveModel.operation(named: op)?.queue }
+    timeline.add(log.lazy.map(\.event), queueOf: queueOf)
+    if source is VirtualScenarioSource,
+      let future = Lookahead.future(of: makeSource, commands: keyCommands, present: log)
+    {
+      timeline.add(future, queueOf: queueOf)
+    }
+    return timeline
   }
 
   /// The `m` key: shows a moment that is waiting, else closes the caption and plays on.

@@ -1,3 +1,5 @@
+import OpsEngine
+
 extension BoardView {
   /// The board with a teaching moment's caption over its lower part; the clock is held there.
   public static let moment = BoardView("moment")
@@ -23,6 +25,10 @@ struct MomentView: ViewComponent {
   var index = 0
   var count = 0
   var caption = ""
+  /// The facts the caption states, each drawn with whether it holds on the board now.
+  var claims: [MomentClaim] = []
+  /// The run's transitions before and after the moment, as far as the board can know them.
+  var timeline = MomentTimeline()
   /// The engine time it was reached at.
   var time = 0.0
   /// The board underneath keeps its own scroll positions while the caption is up.
@@ -58,8 +64,19 @@ extension BoardRenderer {
     let text = TextWrap.reflow(moment.caption)
     let lines = TextWrap.wrap(text.replacingBackticks(), width: textWidth)
     let spans = TextWrap.codeSpans(text)
-    let shown = min(lines.count, max(1, r.height / 2 - 2))
-    let height = shown + 2
+    // Each claim with whether it holds in this run: a key pressed at the moment may undo one.
+    let facts = moment.claims.map { claim -> (String, Bool) in
+      let failure = claim.failure(in: model.projection, run: moment.timeline)
+      let mark = failure == nil ? (ascii ? "+" : "✓") : (ascii ? "x" : "✗")
+      return (
+        "\(mark) \(claim.text)" + (failure.map { " — not in this run: \($0)" } ?? ""),
+        failure == nil
+      )
+    }
+    let room = max(1, r.height / 2 - 2)
+    let shown = min(lines.count, room)
+    let factsShown = min(facts.count, max(0, room - shown))
+    let height = shown + factsShown + 2
     let box = Rect(x: r.x, y: r.maxY - height, width: boxWidth, height: height)
     let title =
       "Moment \(moment.index + 1) of \(moment.count) · \(clockText(moment.time))s"
@@ -68,6 +85,11 @@ extension BoardRenderer {
     canvas.putRight(" \(key) continues ", maxX: box.maxX - 2, y: box.y, style: .title)
     for (i, line) in lines.prefix(shown).enumerated() {
       drawMarkedLine(line, spans: spans, x: box.x + 2, y: box.y + 1 + i, width: textWidth)
+    }
+    for (i, fact) in facts.prefix(factsShown).enumerated() {
+      canvas.put(
+        fact.0, x: box.x + 2, y: box.y + 1 + shown + i, width: textWidth,
+        style: fact.1 ? .good : .bad)
     }
   }
 }

@@ -268,6 +268,8 @@ public final class BoardSession: InteractiveBoard {
       // step's); a large batch (setting up, a live program's backlog) is not kept as capacity.
       incoming.removeAll(keepingCapacity: incoming.count <= Self.keptIncomingCapacity)
       incomingHead = 0
+      // The engine step is shown whole: an action moment comes after its command's effect.
+      _ = momentReachedAtStepEnd()
     }
     return shown
   }
@@ -285,7 +287,7 @@ public final class BoardSession: InteractiveBoard {
     incomingHead += 1
     show(event)
     liveModel.advanceClock(to: event.time)
-    _ = momentReached(by: event)
+    if !momentReached(by: event), incomingHead == incoming.count { _ = momentReachedAtStepEnd() }
     return event
   }
 
