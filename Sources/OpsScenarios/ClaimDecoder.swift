@@ -7,7 +7,9 @@ struct ClaimDecoder {
   /// A subject and the facts that may be claimed of it.
   static let facts: [String: [String]] = [
     "queue": ["suspended", "limit", "executing", "ready", "starts"],
-    "operation": ["state", "cancelled", "failed", "startsAt", "finishesAt"],
+    "operation": [
+      "state", "cancelled", "failed", "cancelledAt", "readyAt", "startsAt", "finishesAt",
+    ],
     "lock": ["holder", "waiting"],
   ]
   static let subjects = ["queue", "operation", "lock"]
@@ -79,13 +81,18 @@ struct ClaimDecoder {
         claim = d.bool(value, at).map { .operationCancelled(operation: name, $0) }
       case ("operation", "failed"):
         claim = d.bool(value, at).map { .operationFailed(operation: name, $0) }
-      case ("operation", "startsAt"), ("operation", "finishesAt"):
+      case ("operation", "cancelledAt"), ("operation", "readyAt"), ("operation", "startsAt"),
+        ("operation", "finishesAt"):
         let time: Double?? =
           value.textValue == "never" ? .some(nil) : d.seconds(value, at).map { $0 }
         guard let time else { continue }
         claim =
-          entry.key == "startsAt"
-          ? .operationStartsAt(operation: name, time) : .operationFinishesAt(operation: name, time)
+          switch entry.key {
+          case "cancelledAt": .operationCancelledAt(operation: name, time)
+          case "readyAt": .operationReadyAt(operation: name, time)
+          case "startsAt": .operationStartsAt(operation: name, time)
+          default: .operationFinishesAt(operation: name, time)
+          }
       case ("lock", "holder"):
         guard let ref = d.name(value, at, what: "an operation name, or none") else { continue }
         if ref.name != "none" { refs = [ref] }
@@ -98,7 +105,7 @@ struct ClaimDecoder {
           claim: claim, mark: value.mark ?? entry.keyMark, path: at, subject: subjectRef,
           operations: refs))
     }
-    if !map.entries.contains(where: { $0.key != subject && allowed.contains($0.key) }) {
+    if !map.entries.contains(where: { $0.key != subject }) {
       let facts = subject.flatMap { Self.facts[$0] } ?? ["starts"]
       d.error(
         map.mark, path, "a claim with nothing claimed at \(path); expected \(listing(facts))")

@@ -291,8 +291,9 @@ struct ScenarioValidator {
       switch claim.claim {
       case .queueSuspended, .queueLimit, .queueExecuting, .queueReady, .starts:
         if !queues.contains(subject.name) { unknown(subject, "queue", among: queues.sorted()) }
-      case .operationState, .operationCancelled, .operationFailed, .operationStartsAt,
-        .operationFinishesAt:
+      case .operationState, .operationCancelled, .operationFailed, .operationCancelledAt,
+        .operationReadyAt,
+        .operationStartsAt, .operationFinishesAt:
         if index[subject.name] == nil {
           unknown(subject, "operation", among: ops.map(\.name.name))
         }

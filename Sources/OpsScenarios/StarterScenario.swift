@@ -30,8 +30,14 @@ public enum StarterScenario {
     moments:                          # the board pauses here and shows the caption; m continues
       - action: 0
         caption: "`network` is suspended: what runs keeps running, nothing new starts."
+        expect:                       # what the caption states; opsview check plays it to see
+          - {queue: network, suspended: true, executing: [download, prefetch]}
+          - {operation: later, startsAt: 4}
       - when: {operation: decode, to: ready}
         caption: "`download` finished, so `decode` is ready on another queue."
+        expect:
+          - {operation: download, state: finished}
+          - {operation: decode, state: ready}
     """ + "\n"
   }
 }

@@ -5,17 +5,7 @@ import Testing
 @testable import OpsBoard
 
 /// The scenario's moments as `opsview play` gives them to the board.
-func boardMoments(_ scenario: Scenario) -> [Moment] {
-  scenario.moments.map { m in
-    let trigger: Moment.Trigger =
-      switch m.trigger {
-      case .time(let t): .time(t)
-      case .state(let op, let to): .state(operation: op, to: to)
-      case .action(let i): .action(ordinal: scenario.actionOrdinal(ofAction: i))
-      }
-    return Moment(trigger, caption: m.caption)
-  }
-}
+func boardMoments(_ scenario: Scenario) -> [Moment] { scenario.playMoments }
 
 func momentSession(_ scenario: Scenario, paused: Bool = false) -> BoardSession {
   BoardSession(
@@ -71,6 +61,59 @@ struct MomentTests {
     for ((i, time), engine) in zip(seen, expected.map { $0 ?? -1 }) {
       #expect(abs(time - engine) < 1e-6, "\(name) moment \(i) at \(time), engine says \(engine)")
     }
+  }
+
+  @Test(arguments: Catalog.names)
+  func theBoardStopsWhereTheCheckerStopsAndEveryClaimHoldsThere(_ name: String) throws {
+    let scenario = try #require(Catalog.named(name))
+    let (stops, _) = MomentRun.play(scenario.makeRuntime(), moments: scenario.playMoments)
+    #expect(
+      stops.map(\.moment) == Array(scenario.moments.indices), "\(name): every moment, in order")
+    let s = momentSession(scenario)
+    var seen: [(Int, Int)] = []
+    var guardSteps = 0
+    while !s.isOver || s.currentMoment != nil, guardSteps < 100_000 {
+      guardSteps += 1
+      if let m = s.currentMoment {
+        seen.append((m.index, s.model.lastSeq))
+        // Each claim holds on the board as it is drawn, and the caption box lists it as holding.
+        let timeline = s.momentTimeline()
+        for claim in m.moment.claims {
+          let failure = claim.failure(in: s.model.projection, run: timeline)
+          #expect(failure == nil, "\(name) moment \(m.index + 1): \(claim.text): \(failure ?? "")")
+        }
+        let screen = screenText(s, 200, 60)
+        for claim in m.moment.claims.prefix(2) {
+          #expect(screen.contains("✓ \(claim.text)"), "\(name) moment \(m.index + 1):\n\(screen)")
+        }
+        _ = s.handle(.character("m"))
+        continue
+      }
+      s.tick(elapsed: 0.1 / s.speed)
+    }
+    #expect(seen.map(\.0) == stops.map(\.moment), "\(name)")
+    #expect(seen.map(\.1) == stops.map(\.seq), "\(name): the board stops after the same event")
+  }
+
+  @Test func anActionMomentIsReachedAfterItsCommandsEffect() throws {
+    let scenario = try #require(Catalog.named("tour"))
+    let s = momentSession(scenario)
+    var captions: [String: BoardModel] = [:]
+    var guardSteps = 0
+    while !s.isOver || s.currentMoment != nil, guardSteps < 100_000 {
+      guardSteps += 1
+      if let m = s.currentMoment {
+        captions["\(m.index)"] = s.model
+        _ = s.handle(.character("m"))
+        continue
+      }
+      s.tick(elapsed: 0.1 / s.speed)
+    }
+    // Moment 2 cancels prefetch, moment 3 suspends network: each effect is on the board.
+    #expect(captions["1"]?.operation(named: "prefetch")?.cancelled == true)
+    #expect(captions["2"]?.queue(named: "network")?.suspended == true)
+    #expect(captions["3"]?.queue(named: "network")?.maxConcurrent == 3)
+    #expect(captions["3"]?.operation(named: "login")?.state == .executing)
   }
 
   @Test func theCaptionIsShownWithCodeSpansBoldAndNoBackticks() throws {

@@ -5,25 +5,61 @@ import Testing
 
 @testable import OpsBoard
 
-/// Whether what the run did after `from` is the question's revealed answer. Read from the board's
-/// own log, not from the look-ahead that made the question.
+/// Whether what the run did after `from` is the question's revealed answer, and every choice the
+/// run made true is accepted. Read from the board's own log, not from the look-ahead that made it.
 private func runAgrees(_ q: QuizQuestion, _ log: [LogEntry], from: Int) -> Bool {
-  let answer = q.choices[q.answer]
-  for entry in log[from...] {
-    switch (q.kind, entry.event.kind) {
-    case (.nextStart, .state(let op, _, .executing, _)):
-      return op == answer
-    case (.nextState(let name), .state(let op, _, let to, _)) where op == name:
-      return to.rawValue == answer
-    case (.cancelledRuns(let name), .state(let op, _, let to, _))
-    where op == name && to >= .executing:
-      return (to == .executing) == (q.answer == 0)
-    case (.lock(let category), .exclusivityAcquired(let op, let c)) where c == category:
-      return op == answer
-    default: continue
-    }
+  let rights = Set(q.accepted.map { q.choices[$0] })
+  let events = log[from...].map(\.event)
+  func started(_ e: Event) -> String? {
+    if case .state(let op, _, .executing, _) = e.kind { return op }
+    return nil
   }
-  return false
+  func finishing(_ name: String) -> StateCause? {
+    for e in events {
+      if case .state(name, _, .finishing, let cause) = e.kind { return cause }
+    }
+    return nil
+  }
+  switch q.kind {
+  case .nextStart:
+    guard let first = events.firstIndex(where: { started($0) != nil }) else {
+      return rights == [QuizMaker.noneOfThem]
+        && events.contains { if case .command = $0.kind { true } else { false } }
+    }
+    if rights == [QuizMaker.noneOfThem] {
+      return events[..<first].contains { if case .command = $0.kind { true } else { false } }
+    }
+    let instant = events[first].time
+    let together = Set(events.filter { abs($0.time - instant) < 1e-9 }.compactMap(started))
+    return Set(q.choices).intersection(together) == rights
+  case .nextState(let name):
+    for e in events {
+      if case .state(name, _, let to, _) = e.kind { return rights == [to.rawValue] }
+    }
+    return false
+  case .cancelledRuns(let name):
+    for e in events {
+      if case .state(name, _, let to, _) = e.kind, to >= .executing {
+        return (to == .executing) == (q.answer == 0)
+      }
+    }
+    return false
+  case .lock(let category):
+    for e in events {
+      if case .exclusivityAcquired(let op, category) = e.kind { return rights == [op] }
+    }
+    return false
+  case .cancelledStops(let name):
+    switch finishing(name) {
+    case .finishedAtOnce: return q.answer == 0
+    case .noticedCancel: return q.answer == 1
+    case .ranDespiteCancel: return q.answer == 2
+    default: return false
+    }
+  case .suspendedRuns(let name):
+    guard case .workReturned = finishing(name) else { return false }
+    return q.answer == 1
+  }
 }
 
 /// Steps a scenario in quiz mode, answering every question, and checks each revealed answer against
@@ -76,10 +112,17 @@ struct QuizTests {
         case .nextState: kinds.insert("state")
         case .cancelledRuns: kinds.insert("cancelled")
         case .lock: kinds.insert("lock")
+        case .cancelledStops: kinds.insert("stops")
+        case .suspendedRuns: kinds.insert("suspended")
         }
       }
     }
-    #expect(kinds == ["start", "state", "cancelled", "lock"])
+    for name in Catalog.names where name != "stress" {
+      for (_, q, _) in quizAtMoments(name) {
+        if case .suspendedRuns = q.kind { kinds.insert("suspended") }
+      }
+    }
+    #expect(kinds == ["start", "state", "cancelled", "lock", "stops", "suspended"])
   }
 
   @Test func atEachMomentTheQuizAsksBeforePlayingOn() {
@@ -104,6 +147,106 @@ struct QuizTests {
     #expect(s.reachedMoments.count == scenario.moments.count)
   }
 
+  /// Plays a scenario with its moments in quiz mode, answering each question with `pick`; returns
+  /// each question with the moment it was asked at.
+  private func quizAtMoments(
+    _ name: String, pick: (QuizQuestion) -> Int = { $0.answer }
+  ) -> [(moment: Int, question: QuizQuestion, right: Bool)] {
+    let scenario = Catalog.named(name)!
+    let s = momentSession(scenario, paused: false)
+    s.setQuiz(true)
+    var asked: [(Int, QuizQuestion, Bool)] = []
+    for _ in 0..<400 where !s.isOver || s.currentMoment != nil || s.quizQuestion != nil {
+      if let q = s.quizQuestion {
+        let moment = s.reachedMoments.last ?? -1
+        let (right, _) = s.quizScore
+        let before = s.log.count
+        press(s, .character(Character("\(pick(q) + 1)")))
+        #expect(runAgrees(q, s.log, from: before), "\(name): \(q.prompt)")
+        asked.append((moment, q, s.quizScore.right > right))
+        press(s, .enter)
+      } else if s.currentMoment != nil {
+        press(s, .character("m"))
+      } else {
+        s.advance(by: 0.25)
+      }
+    }
+    return asked
+  }
+
+  @Test func operationsThatStartAtOneInstantAreAllRightAnswers() throws {
+    // Tour moment 1: decode (images) and fetchComments (network) both start at 4.000.
+    let asked = quizAtMoments("tour") { q in
+      q.choices.firstIndex(of: "fetchComments") ?? q.answer
+    }
+    let first = try #require(asked.first { $0.question.kind == .nextStart })
+    #expect(
+      first.question.accepted.map { first.question.choices[$0] }.sorted() == [
+        "decode", "fetchComments",
+      ])
+    #expect(first.right)
+  }
+
+  @Test(arguments: Catalog.names.filter { $0 != "stress" })
+  func noQuestionAtAMomentIsAnsweredByItsCaptionOrTheLastReveal(_ name: String) {
+    let scenario = Catalog.named(name)!
+    var last: QuizQuestion?
+    for (moment, q, _) in quizAtMoments(name) {
+      if let last { #expect(last != q, "\(name): asked twice: \(q.prompt)") }
+      last = q
+      guard moment >= 0 else { continue }
+      for claim in scenario.moments[moment].claims.map(\.claim) {
+        switch (q.kind, claim) {
+        case (.cancelledRuns(let o), .operationStartsAt(let c, _)),
+          (.nextState(let o), .operationReadyAt(let c, _)),
+          (.nextState(let o), .operationStartsAt(let c, _)):
+          #expect(o != c, "\(name) moment \(moment + 1): the caption answers \(q.prompt)")
+        default: break
+        }
+      }
+    }
+  }
+
+  @Test func whenNothingCanStartWithoutACommandNoneOfThemIsTheAnswer() throws {
+    let asked = quizAtMoments("deadlock")
+    let first = try #require(asked.first)
+    #expect(first.question.kind == .nextStart)
+    #expect(first.question.choices[first.question.answer] == QuizMaker.noneOfThem)
+    #expect(first.right)
+  }
+
+  @Test func aRevealNeverPassesAMoment() {
+    // cancellation: the first `.` used to reveal a start at 6s, past the cancels at 1s, 2.2s, 3s.
+    let scenario = Catalog.named("cancellation")!
+    let s = momentSession(scenario, paused: true)
+    s.setQuiz(true)
+    var checked = 0
+    for _ in 0..<300 where !s.isOver {
+      if let q = s.quizQuestion {
+        let t0 = s.model.now
+        press(s, .enter)
+        #expect(s.model.now >= t0)
+        if let m = s.currentMoment {
+          #expect(m.index == s.reachedMoments.last)
+        }
+        checked += 1
+        press(s, .enter)
+      } else if s.currentMoment != nil {
+        press(s, .character("m"))
+      } else {
+        press(s, .character("."))
+      }
+      if let m = s.currentMoment, case .time(let t) = m.moment.trigger {
+        #expect(abs(s.model.now - t) < 1e-9)
+      }
+      if let m = s.currentMoment, case .action(let ordinal) = m.moment.trigger {
+        let times = scenario.actions.map(\.at).sorted()
+        #expect(abs(s.model.now - times[ordinal]) < 1e-9, "moment \(m.index + 1) shown late")
+      }
+    }
+    #expect(checked > 0)
+  }
+
   @Test func theHeaderKeepsScoreAndTheQuestionHoldsTheClock() {
     let s = builtInSession("tour")
     press(s, .character("Q"))
@@ -122,7 +265,7 @@ struct QuizTests {
     #expect(s.status?.text.contains("answer first") == true)
     press(s, .character(Character("\(q.answer + 1)")))
     #expect(s.quizScore == (1, 1))
-    let revealed = screenText(s)
+    let revealed = screenText(s, 120, 40)
     #expect(revealed.contains("Right: \(q.choices[q.answer])"), "\(revealed)")
     #expect(revealed.contains("quiz 1/1"))
     press(s, .escape, .character("Q"))

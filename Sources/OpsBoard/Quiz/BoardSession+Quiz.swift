@@ -82,8 +82,11 @@ extension BoardSession {
       ui.status = StatusMessage("the quiz cannot look ahead here: moving on", .rejected)
       return false
     }
-    let maker = QuizMaker(
+    var maker = QuizMaker(
       model: liveModel, shown: log.count, future: future, exclusivity: exclusivityByOperation())
+    maker.onScreen = currentMoment?.moment.claims ?? []
+    maker.horizon = eventsBeforeNextMoment(future)
+    maker.lastRevealed = quiz.lastRevealed
     guard let question = maker.question(turn: quiz.asked) else { return false }
     setPaused(true)
     var view = QuizView()
@@ -113,7 +116,11 @@ extension BoardSession {
       picked = n - 1
     }
     quiz.asked += 1
-    if picked == q.answer { quiz.right += 1 }
+    if q.isRight(picked) { quiz.right += 1 }
+    quiz.lastRevealed = q
+    // A question asked at a moment used its caption up: after the reveal the board (or the next
+    // moment the reveal reaches) is shown, never the old caption under a later clock.
+    if view.returnView == .moment { view.returnView = momentReturnView }
     // Reveal by moving on until the answer is on the board.
     let before = log.count
     while log.count < q.revealAt, revealOne() != nil {}
@@ -126,10 +133,10 @@ extension BoardSession {
     ui.view = .quiz
     select(operation: q.focus)
     ui.status = StatusMessage(
-      picked == q.answer
+      q.isRight(picked)
         ? "right: score \(quiz.right)/\(quiz.asked)"
         : "not this time: score \(quiz.right)/\(quiz.asked)",
-      picked == q.answer ? .applied : .rejected)
+      q.isRight(picked) ? .applied : .rejected)
   }
 
   /// Esc: the question goes away unscored, or the reveal closes.
@@ -139,6 +146,26 @@ extension BoardSession {
       ui.status = StatusMessage("question put away: not scored")
     }
     ui.view = view.returnView
+  }
+
+  /// How many of `future` can be shown before the next moment is reached (the tracker's rules on a
+  /// copy): a reveal never passes a moment, so no caption is shown late under an earlier time.
+  private func eventsBeforeNextMoment(_ future: [Event]) -> Int {
+    var tracker = moments
+    let before = tracker.reached.count
+    for (i, e) in future.enumerated() {
+      if let t = tracker.nextTime, e.time > t + 1e-9 { return i }
+      _ = tracker.observe(e)
+      let stepEnds =
+        i + 1 == future.count || future[i + 1].time > e.time + 1e-9
+        || {
+          if case .command = future[i + 1].kind { return true }
+          return false
+        }()
+      if stepEnds { _ = tracker.observeStepEnd() }
+      if tracker.reached.count > before { return i + 1 }
+    }
+    return .max
   }
 
   /// Which exclusivity categories each operation was added with.

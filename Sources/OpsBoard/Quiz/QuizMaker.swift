@@ -9,35 +9,105 @@ struct QuizMaker {
   let future: [Event]
   /// Every operation's exclusivity categories, as they were added.
   let exclusivity: [String: [String]]
+  /// The claims of the moment on screen: a question whose answer they state is not asked.
+  var onScreen: [MomentClaim] = []
+  /// How many future events may be shown by a reveal: it never passes the next moment.
+  var horizon: Int = .max
+  /// The question revealed last: its answer is on screen, so it is not asked again.
+  var lastRevealed: QuizQuestion?
 
   /// At most this many choices, so they fit under the question at 80×24.
   static let maxChoices = 4
+  static let noneOfThem = "none of them"
 
-  /// A contested lock or a cancelled operation's fate when there is one (they are the lessons
-  /// people guess wrong, and they pass quickly); otherwise which operation starts next and the next
-  /// state of one, taking turns with the number asked so a session sees both.
+  /// The misconceptions first (a contested lock, how a cancel lands, work on a suspended queue, a
+  /// cancelled operation's fate: the lessons people guess wrong, and they pass quickly); otherwise
+  /// which operation starts next and the next state of one, taking turns with the number asked.
   func question(turn: Int) -> QuizQuestion? {
-    if let special = lockQuestion() ?? cancelledQuestion() { return special }
-    let common = [startQuestion(), stateQuestion()].compactMap { $0 }
+    let special =
+      lockQuestions() + cancelledStopsQuestions() + suspendedQuestions()
+      + cancelledQuestions()
+    if let q = special.first(where: isFair) { return q }
+    let common = [startQuestion(), stateQuestion()].compactMap { $0 }.filter(isFair)
     return common.isEmpty ? nil : common[turn % common.count]
+  }
+
+  /// Its reveal stays before the next moment, and neither the caption on screen nor the last
+  /// reveal already says its answer.
+  private func isFair(_ q: QuizQuestion) -> Bool {
+    guard q.revealAt - shown <= horizon else { return false }
+    if let last = lastRevealed, last.kind == q.kind,
+      last.choices[last.answer] == q.choices[q.answer]
+    {
+      return false
+    }
+    return !onScreen.contains { claim in
+      switch (q.kind, claim) {
+      case (.nextStart, .starts): true
+      case (.nextStart, .operationStartsAt(let o, _)): q.accepted.contains { q.choices[$0] == o }
+      case (.nextState(let o), .operationReadyAt(let c, _)),
+        (.nextState(let o), .operationStartsAt(let c, _)),
+        (.nextState(let o), .operationFinishesAt(let c, _)),
+        (.cancelledRuns(let o), .operationStartsAt(let c, _)),
+        (.cancelledStops(let o), .operationFinishesAt(let c, _)),
+        (.suspendedRuns(let o), .operationFinishesAt(let c, _)):
+        o == c
+      default: false
+      }
+    }
   }
 
   // MARK: - Kinds
 
   private func startQuestion() -> QuizQuestion? {
-    // Only when the one that starts is on the board already: an operation added later cannot be
+    // Only when the ones that start are on the board already: an operation added later cannot be
     // predicted from what the room sees.
-    guard
-      let (i, op, cause) = firstState(where: { _, _, to, _ in to == .executing }),
+    guard let (i, op, cause) = firstState(where: { _, _, to, _ in to == .executing }),
       model.operation(named: op) != nil
     else { return nil }
-    let waiting = model.operations.filter { $0.state < .executing && $0.name != op }
-      .map(\.name)
-    guard !waiting.isEmpty else { return nil }
-    let (choices, answer) = Self.choices(answer: op, others: waiting)
+    let waiting = model.operations.filter { $0.state < .executing }.map(\.name)
+    guard waiting.count >= 2 || (waiting.count == 1 && waiting[0] != op) else { return nil }
+    // Nothing on the board can start without a command (every waiting operation is held by a
+    // cycle, a suspended queue or a limit of 0), and the run's next start comes after one: "none
+    // of them" is the answer.
+    if let c = future[..<i].firstIndex(where: \.isCommand), waitingNeedACommand() {
+      guard case .command(let command, let target, let value, _) = future[c].kind else {
+        return nil
+      }
+      let (choices, _) = Self.choices(answer: waiting[0], others: Array(waiting.prefix(3)))
+      let all = choices + [Self.noneOfThem]
+      let what = [command, target, value].compactMap { $0 }.joined(separator: " ")
+      return QuizQuestion(
+        kind: .nextStart, prompt: "Which operation starts executing next?", choices: all,
+        answer: all.count - 1, revealAt: shown + c + 1,
+        explanation: "none of them starts until the scripted \(what) at "
+          + "\(clockText(future[c].time))s", focus: target)
+    }
+    // Every operation the engine starts at that same instant is a right answer.
+    let instant = future[i].time
+    var together: [String] = []
+    var last = i
+    for (j, e) in future.enumerated().dropFirst(i) {
+      guard abs(e.time - instant) < 1e-9 else { break }
+      if case .state(let o, _, .executing, _) = e.kind, model.operation(named: o) != nil {
+        together.append(o)
+        last = j
+      }
+    }
+    // The choices hold every operation that starts then (up to the limit), in the table's order.
+    let picked = Set(together.prefix(Self.maxChoices - 1))
+      .union(
+        waiting.filter { !together.contains($0) }.prefix(max(1, Self.maxChoices - together.count)))
+    let choices = waiting.filter(picked.contains)
+    let answer = choices.firstIndex(of: op) ?? 0
+    let accepted = choices.indices.filter { together.contains(choices[$0]) }
+    let also = together.filter { $0 != op }
     return QuizQuestion(
       kind: .nextStart, prompt: "Which operation starts executing next?", choices: choices,
-      answer: answer, revealAt: shown + i + 1, explanation: "\(op) started: \(cause.text)",
+      answer: answer, accepted: accepted, revealAt: shown + last + 1,
+      explanation: "\(op) started: \(cause.text)"
+        + (also.isEmpty
+          ? "" : "; at the same instant \(also.joined(separator: ", ")) started too"),
       focus: op)
   }
 
@@ -63,14 +133,15 @@ struct QuizMaker {
   private static let runsYes = "yes: its work runs"
   private static let runsNo = "no: it finishes without running its work"
 
-  private func cancelledQuestion() -> QuizQuestion? {
-    for op in model.operations where op.cancelled && op.state < .executing {
+  private func cancelledQuestions() -> [QuizQuestion] {
+    model.operations.filter { $0.cancelled && $0.state < .executing }.compactMap {
+      op -> QuizQuestion? in
       // Decided at its first transition into executing or beyond.
       guard
         let (i, _, cause) = firstState(where: { name, _, to, _ in
           name == op.name && to >= .executing
         }), case .state(_, _, let to, _) = future[i].kind
-      else { continue }
+      else { return nil }
       let runs = to == .executing
       return QuizQuestion(
         kind: .cancelledRuns(operation: op.name),
@@ -78,16 +149,77 @@ struct QuizMaker {
         choices: [Self.runsYes, Self.runsNo], answer: runs ? 0 : 1, revealAt: shown + i + 1,
         explanation: "\(op.name) → \(to.rawValue): \(cause.text)", focus: op.name)
     }
-    return nil
+  }
+
+  private static let stopsAtOnce = "it stops at once"
+  private static let stopsAtCheck = "it stops when its work next checks isCancelled"
+  private static let stopsNever = "it runs to its end: cancel only sets a flag"
+
+  /// Cancelling does not stop work: how does the cancelled, executing operation's work end?
+  private func cancelledStopsQuestions() -> [QuizQuestion] {
+    model.operations.filter { $0.cancelled && $0.state == .executing && $0.kind != .group }
+      .compactMap { op -> QuizQuestion? in
+        guard
+          let (i, _, cause) = firstState(where: { name, _, to, _ in
+            name == op.name && to == .finishing
+          })
+        else { return nil }
+        let answer: Int
+        switch cause {
+        case .finishedAtOnce: answer = 0
+        case .noticedCancel: answer = 1
+        case .ranDespiteCancel: answer = 2
+        default: return nil
+        }
+        return QuizQuestion(
+          kind: .cancelledStops(operation: op.name),
+          prompt: "\(op.name) is executing and has been cancelled. What does its work do?",
+          choices: [Self.stopsAtOnce, Self.stopsAtCheck, Self.stopsNever], answer: answer,
+          revealAt: shown + i + 1, explanation: "\(op.name) → finishing: \(cause.text)",
+          focus: op.name)
+      }
+  }
+
+  private static let suspendedRunsOn = "it keeps running to its end"
+  private static let suspendedPauses = "it pauses until the queue resumes"
+  private static let suspendedCancelled = "it is cancelled"
+
+  /// Suspension does not stop running work: an operation executing on a suspended queue.
+  private func suspendedQuestions() -> [QuizQuestion] {
+    let suspended = Set(model.queues.filter(\.suspended).map(\.name))
+    return model.operations.filter {
+      $0.state == .executing && !$0.cancelled && suspended.contains($0.queue)
+    }.compactMap { op -> QuizQuestion? in
+      guard
+        let (i, _, cause) = firstState(where: { name, _, to, _ in
+          name == op.name && to == .finishing
+        })
+      else { return nil }
+      // Only when the queue is still suspended as it finishes: otherwise a resume got there first.
+      let resumed = future[..<i].contains {
+        if case .queueResumed(op.queue) = $0.kind { return true }
+        return false
+      }
+      let cancelled = future[..<i].contains { $0.kind.operation == op.name && $0.isCancel }
+      guard !resumed, !cancelled else { return nil }
+      return QuizQuestion(
+        kind: .suspendedRuns(operation: op.name),
+        prompt: "\(op.queue) is suspended while \(op.name) is executing on it. What happens to it?",
+        choices: [Self.suspendedPauses, Self.suspendedRunsOn, Self.suspendedCancelled], answer: 1,
+        revealAt: shown + i + 1,
+        explanation: "\(op.name) → finishing: \(cause.text), on the suspended \(op.queue)",
+        focus: op.name)
+    }
   }
 
   /// A lock two or more operations wait for now: which of them gets it when it is released.
-  private func lockQuestion() -> QuizQuestion? {
+  private func lockQuestions() -> [QuizQuestion] {
     var waiting: [String: [String]] = [:]
     for op in model.operations {
       if let w = op.waitingForLock { waiting[w.category, default: []].append(op.name) }
     }
     var decided: Set<String> = []
+    var questions: [QuizQuestion] = []
     for (i, e) in future.enumerated() {
       // Only the next holder of each category is asked about.
       guard case .exclusivityAcquired(let op, let category) = e.kind,
@@ -96,25 +228,47 @@ struct QuizMaker {
       else { continue }
       let (choices, answer) = Self.choices(answer: op, others: rivals)
       // The engine's cause: the state event of the operation that goes with the lock.
-      let why =
-        future[i...].lazy.compactMap { e -> String? in
-          if case .state(op, let from, let to, let c) = e.kind {
-            return "\(op) \(from.rawValue) → \(to.rawValue): \(c.text)"
-          }
-          return nil
-        }.first ?? "\(op) took the \(category) exclusivity lock"
-      return QuizQuestion(
-        kind: .lock(category: category),
-        prompt: "\(rivals.joined(separator: " and ")) \(rivals.count == 1 ? "waits" : "wait") for "
-          + "the \(category) exclusivity lock. "
-          + "Which operation gets it next?",
-        choices: choices, answer: answer, revealAt: shown + i + 1,
-        explanation: why, focus: op)
+      var why = "\(op) took the \(category) exclusivity lock"
+      var reveal = i
+      for (j, e) in future.enumerated().dropFirst(i) {
+        if case .state(op, let from, let to, let c) = e.kind {
+          why = "\(op) \(from.rawValue) → \(to.rawValue): \(c.text)"
+          reveal = j
+          break
+        }
+      }
+      questions.append(
+        QuizQuestion(
+          kind: .lock(category: category),
+          prompt: "\(rivals.joined(separator: " and ")) \(rivals.count == 1 ? "waits" : "wait") "
+            + "for the \(category) exclusivity lock. Which operation gets it next?",
+          choices: choices, answer: answer, revealAt: shown + reveal + 1,
+          explanation: why, focus: op))
     }
-    return nil
+    return questions
   }
 
   // MARK: - Helpers
+
+  /// Every operation waiting on the board is held by what only a command changes: a dependency
+  /// cycle, a suspended queue, a limit of 0, or a dependency or lock holder held so.
+  private func waitingNeedACommand() -> Bool {
+    let reasons = Dictionary(
+      model.projection.stuckOperations().map { ($0.operation, $0.reason) },
+      uniquingKeysWith: { a, _ in a })
+    func held(_ name: String, depth: Int) -> Bool {
+      guard depth < 64, let op = model.operation(named: name), op.state < .executing else {
+        return false
+      }
+      switch reasons[name] {
+      case .cycle, .suspendedQueue, .zeroLimit: return true
+      case .waitsFor(let other): return held(other, depth: depth + 1)
+      default: return false
+      }
+    }
+    let waiting = model.operations.filter { $0.state < .executing }
+    return !waiting.isEmpty && waiting.allSatisfy { held($0.name, depth: 0) }
+  }
 
   /// The first future state event matching, with its index, operation and cause.
   private func firstState(
@@ -142,4 +296,9 @@ struct QuizMaker {
     }
     return (all, all.firstIndex(of: answer)!)
   }
+}
+
+extension Event {
+  fileprivate var isCommand: Bool { if case .command = kind { true } else { false } }
+  fileprivate var isCancel: Bool { if case .cancelled = kind { true } else { false } }
 }

@@ -13,6 +13,10 @@ public struct QuizQuestion: Sendable, Equatable {
     case cancelledRuns(operation: String)
     /// Which operation acquires the `category` exclusivity lock next.
     case lock(category: String)
+    /// How the cancelled, executing `operation`'s work ends: at once, at its next check, or not.
+    case cancelledStops(operation: String)
+    /// What the `operation` executing on a suspended queue does: it runs on.
+    case suspendedRuns(operation: String)
   }
 
   public let kind: Kind
@@ -20,12 +24,31 @@ public struct QuizQuestion: Sendable, Equatable {
   public let choices: [String]
   /// Index into `choices` of what the engine will do.
   public let answer: Int
+  /// Every choice the engine makes true (several operations can start at one engine instant, and
+  /// Foundation orders nothing between queues): each is scored right. Holds `answer`.
+  public let accepted: [Int]
   /// How many events the board must show for the answer to be on screen.
   public let revealAt: Int
   /// Why, in the engine's words: the cause of the deciding state event.
   public let explanation: String
   /// The operation the answer is about (selected when it is revealed).
   public let focus: String
+
+  public init(
+    kind: Kind, prompt: String, choices: [String], answer: Int, accepted: [Int]? = nil,
+    revealAt: Int, explanation: String, focus: String
+  ) {
+    self.kind = kind
+    self.prompt = prompt
+    self.choices = choices
+    self.answer = answer
+    self.accepted = accepted ?? [answer]
+    self.revealAt = revealAt
+    self.explanation = explanation
+    self.focus = focus
+  }
+
+  public func isRight(_ picked: Int) -> Bool { accepted.contains(picked) }
 }
 
 /// The learner's score in quiz mode (the header shows it).
@@ -35,4 +58,6 @@ struct QuizScore: Sendable, Equatable {
   var asked = 0
   /// The moment whose question was asked, so the next `m` plays on instead of asking again.
   var askedAtMoment: Int?
+  /// The last question revealed: the next one never asks what it just showed.
+  var lastRevealed: QuizQuestion?
 }

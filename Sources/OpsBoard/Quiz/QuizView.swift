@@ -106,11 +106,14 @@ extension BoardRenderer {
         lines.append(("\(mark) \(i + 1)  \(choice)", style))
       }
     case .revealed(let picked):
-      let right = picked == q.answer
+      let right = q.isRight(picked)
+      // Every choice the engine made true is named, so a right answer is never marked wrong.
+      let truths = q.accepted.map { q.choices[$0] }.joined(separator: " and ")
       let verdict =
         right
-        ? "\(check) Right: \(q.choices[q.answer])"
-        : "\(cross) You said \(q.choices[picked]); the engine: \(q.choices[q.answer])"
+        ? "\(check) Right: \(q.choices[picked])"
+          + (q.accepted.count > 1 ? " (\(truths) all started at once)" : "")
+        : "\(cross) You said \(q.choices[picked]); the engine: \(truths)"
       lines.append((verdict, right ? .good : .bad))
       lines += TextWrap.wrap(q.explanation, width: textWidth).map { ($0, Style.plain) }
       let shown = view.changes.suffix(3)

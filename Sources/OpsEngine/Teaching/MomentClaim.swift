@@ -11,8 +11,12 @@ public enum MomentClaim: Sendable, Equatable {
   case queueReady(queue: String, [String])
   case operationState(operation: String, OperationState)
   case operationCancelled(operation: String, Bool)
-  /// Finished (or finishing) with an error.
+  /// It finishes with an error in the run (willFinish carries it), before or after the moment.
   case operationFailed(operation: String, Bool)
+  /// When its cancelled flag was set (nil: never), before or after the moment.
+  case operationCancelledAt(operation: String, Double?)
+  /// When it enters ready in the run (nil: never), before or after the moment.
+  case operationReadyAt(operation: String, Double?)
   /// When it enters executing in the run (nil: never), before or after the moment.
   case operationStartsAt(operation: String, Double?)
   /// When it enters finished in the run (nil: never), before or after the moment.
@@ -36,6 +40,11 @@ public enum MomentClaim: Sendable, Equatable {
     case .operationState(let o, let s): "\(o) is \(s.rawValue)"
     case .operationCancelled(let o, let c): c ? "\(o) is cancelled" : "\(o) is not cancelled"
     case .operationFailed(let o, let f): f ? "\(o) failed" : "\(o) did not fail"
+    case .operationCancelledAt(let o, let t):
+      t.map { "\(o) is cancelled at \(secondsText($0, decimals: 1))s" } ?? "\(o) is never cancelled"
+    case .operationReadyAt(let o, let t):
+      t.map { "\(o) becomes ready at \(secondsText($0, decimals: 1))s" }
+        ?? "\(o) never becomes ready"
     case .operationStartsAt(let o, let t):
       t.map { "\(o) starts executing at \(secondsText($0, decimals: 1))s" }
         ?? "\(o) never starts executing"
@@ -56,7 +65,8 @@ public enum MomentClaim: Sendable, Equatable {
       .starts(_, let ops):
       ops
     case .operationState(let o, _), .operationCancelled(let o, _), .operationFailed(let o, _),
-      .operationStartsAt(let o, _), .operationFinishesAt(let o, _):
+      .operationCancelledAt(let o, _), .operationReadyAt(let o, _), .operationStartsAt(let o, _),
+      .operationFinishesAt(let o, _):
       [o]
     case .lockHolder(_, let h): h.map { [$0] } ?? []
     case .queueSuspended, .queueLimit: []
@@ -98,15 +108,18 @@ public enum MomentClaim: Sendable, Equatable {
       guard let info = projection.operation(named: o) else { return "\(o) is not on the board yet" }
       return info.cancelled == c ? nil : info.cancelled ? "it is cancelled" : "it is not cancelled"
     case .operationFailed(let o, let f):
-      guard let info = projection.operation(named: o) else { return "\(o) is not on the board yet" }
-      let failed = info.state >= .finishing && !info.errors.isEmpty
-      return failed == f ? nil : failed ? "it failed" : "it did not fail"
+      let failed = run.failures.contains(o)
+      return failed == f ? nil : failed ? "it fails" : "it does not fail in this run"
     case .lockHolder(let c, let h):
       let holder = projection.lockHolders[c]
       return holder == h ? nil : holder.map { "\($0) holds it" } ?? "nobody holds it"
     case .lockWaiting(let c, let ops):
       return differs(
         ops, projection.operations.filter { $0.waitingForLock?.category == c }.map(\.name))
+    case .operationCancelledAt(let o, let t):
+      return when(run.cancelTime(of: o), expected: t, "is cancelled")
+    case .operationReadyAt(let o, let t):
+      return when(run.firstTime(of: o, entering: .ready), expected: t, "becomes ready")
     case .operationStartsAt(let o, let t):
       return when(run.firstTime(of: o, entering: .executing), expected: t, "starts")
     case .operationFinishesAt(let o, let t):
@@ -146,14 +159,27 @@ public struct MomentTimeline: Sendable {
 
   public init() {}
 
-  /// Adds the state events of `events`; `queueOf` names an operation's queue.
+  /// The operations that finish with an error.
+  public private(set) var failures: Set<String> = []
+  /// When each operation's cancelled flag was set.
+  public private(set) var cancels: [String: Double] = [:]
+
+  /// Adds the state and cancel events of `events`; `queueOf` names an operation's queue.
   public mutating func add(_ events: some Sequence<Event>, queueOf: (String) -> String?) {
     for e in events {
-      if case .state(let op, _, let to, _) = e.kind {
+      switch e.kind {
+      case .state(let op, _, let to, _):
         entries.append(Entry(time: e.time, operation: op, queue: queueOf(op) ?? "", to: to))
+      case .cancelled(let op, _, _):
+        if cancels[op] == nil { cancels[op] = e.time }
+      case .willFinish(let op, let errors, _):
+        if !errors.isEmpty { failures.insert(op) }
+      default: break
       }
     }
   }
+
+  func cancelTime(of operation: String) -> Double? { cancels[operation] }
 
   func firstTime(of operation: String, entering state: OperationState) -> Double? {
     entries.first { $0.operation == operation && $0.to == state }?.time
