@@ -194,3 +194,20 @@ struct MomentTests {
     #expect(s.status?.text.contains("no teaching moments") == true)
   }
 }
+
+@Suite("A moment at the start is shown in every layout")
+struct FirstMomentTests {
+  @Test(arguments: ["dependencies", "async-pitfalls", "groups-and-produced"])
+  func aMomentReachedAsTheBoardStartsKeepsItsCaptionInThePresenter(_ name: String) throws {
+    let scenario = try #require(Catalog.named(name))
+    let s = momentSession(scenario, paused: true)
+    s.advance(by: 0)
+    s.present()
+    let m = try #require(s.currentMoment, "\(name): the first moment is on screen")
+    #expect(m.index == 0)
+    #expect(screenText(s, 80, 24).contains("Moment 1 of \(scenario.moments.count)"))
+    press(s, .character("m"))
+    #expect(s.view == .presenter)
+    #expect(s.reachedMoments.first == 0)
+  }
+}

@@ -98,7 +98,17 @@ struct PresenterView: ViewComponent {
 
 extension BoardSession {
   /// Opens the presenter layout (`play --present`).
-  public func present() { open(.presenter) }
+  public func present() {
+    // A moment reached before the layout was chosen (one at 0 s, shown as the board starts) keeps
+    // its caption, now over the presenter.
+    if ui.view == .moment, var moment = ui.views[.moment] as? MomentView {
+      moment.overPresenter = true
+      ui.views[.moment] = moment
+      ui.returnView = .presenter
+      return
+    }
+    open(.presenter)
+  }
 
   /// Whether the presenter layout is on screen, itself or under a moment's caption or a question,
   /// or is where the detail view returns to (a moment or question reached there goes over it).
