@@ -1,3 +1,4 @@
+import Foundation
 import OpsEngine
 import Testing
 
@@ -116,5 +117,28 @@ struct MomentClaimTests {
         "test.yaml:17:9: error: a claim with nothing claimed at moments[0].expect[4]; expected suspended, limit, executing, ready or starts",
         "test.yaml:18:26: error: a claim has one subject, found 'queue' and 'operation' at moments[0].expect[5]",
       ])
+  }
+}
+
+/// What Scenarios/README.md says of claims is what `opsview check` does.
+@Suite("The claims documentation is checked against a run")
+struct ClaimDocumentationTests {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  @Test func theReadmesErrorExampleIsWhatCheckPrints() throws {
+    let readme = try String(
+      contentsOf: Self.root.appendingPathComponent("Scenarios/README.md"), encoding: .utf8)
+    let tour = try String(
+      contentsOf: Self.root.appendingPathComponent("Scenarios/tour.yaml"), encoding: .utf8)
+    let claim = "      - {queue: network, limit: 3, executing: [fetchLikes, fetchStories, login]}"
+    #expect(tour.contains(claim))
+    let edited = tour.replacingOccurrences(
+      of: claim, with: "      - {queue: network, ready: [login]}")
+    let scenario = try ScenarioLoader.parse(edited, file: "tour.yaml", defaultID: "tour")
+    let printed = try #require(scenario.momentProblems().first).description
+    #expect(readme.contains("\n" + printed + "\n"), "\(printed)")
+    // The README's example of a claim is the tour's own.
+    #expect(readme.contains(claim.trimmingCharacters(in: .whitespaces)))
   }
 }
