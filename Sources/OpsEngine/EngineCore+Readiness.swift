@@ -1,4 +1,7 @@
-/// pending → evaluatingConditions → (exclusivity lock) → ready.
+/// pending → evaluatingConditions → (exclusivity lock) → ready. An operation with conditions or
+/// exclusivity categories (a `MutuallyExclusive` condition in ProcedureKit) goes through
+/// `evaluatingConditions`, and waits there for its lock; one with neither, or cancelled, goes
+/// pending → ready.
 ///
 /// References: ProcedureKit `Sources/ProcedureKit/Procedure.swift` (conditions are evaluated once the
 /// procedure's dependencies have finished; a failure cancels it with the condition's error),
@@ -16,8 +19,11 @@ extension EngineCore {
     }
     guard op.unfinishedDependencies == 0 else { return }
     let why = because ?? .noDependencies
-    if op.spec.conditions.isEmpty {
-      requestLocks(op, then: why)
+    // ProcedureKit: `MutuallyExclusive` is a condition, so a procedure with only exclusivity still
+    // has its conditions evaluated (`Procedure.swift:576-596`), and the lock is requested within
+    // that evaluation (1666-1685). Only an operation with neither skips `evaluatingConditions`.
+    if op.spec.conditions.isEmpty && op.spec.exclusivity.isEmpty {
+      makeReady(op, why)
     } else if queues[qid].suspended {
       // Condition evaluation waits for the queue to resume.
       if !queues[qid].awaitingEvaluation.contains(op.id) {
@@ -31,6 +37,13 @@ extension EngineCore {
   private func startEvaluation(_ op: OperationRecord, _ why: StateCause) {
     transition(op, to: .evaluatingConditions, why)
     op.conditionsPending = op.spec.conditions.count
+    if op.spec.conditions.isEmpty {
+      // Its only conditions are `MutuallyExclusive`, always satisfied: the evaluation asks for the
+      // lock at once and ends when it is granted.
+      let cat = op.spec.exclusivity[0]
+      requestLocks(op, then: .lockAcquired(category: cat))
+      return
+    }
     for (i, c) in op.spec.conditions.enumerated() {
       if let d = op.producedDependencies[i], ops[d].state != .finished {
         // Only this condition waits for what it produced (`login` for `loggedIn`).
@@ -131,8 +144,10 @@ extension EngineCore {
 
   // MARK: - Mutual exclusivity (ProcedureKit `MutualExclusion.swift`)
 
-  /// Conditions passed: take the locks of its categories, or join the line for them. It becomes ready
-  /// only once it holds them all, so an operation waiting for a queue slot already holds its place.
+  /// Conditions passed: take the locks of its categories, or join the line for them, still in
+  /// `evaluatingConditions` (ProcedureKit's EvaluateConditions finishes only once the lock is granted,
+  /// `Procedure.swift:1678-1685`). It becomes ready only once it holds them all, so an operation
+  /// waiting for a queue slot already holds its place. `cause`: why it is ready if granted at once.
   func requestLocks(_ op: OperationRecord, then cause: StateCause) {
     if op.spec.exclusivity.isEmpty || op.cancelled {
       makeReady(op, cause)

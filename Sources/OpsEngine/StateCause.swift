@@ -10,13 +10,15 @@ public enum StateCause: Sendable, Equatable, Hashable {
   case dependencyFinished(String, of: Int)
   /// Its conditions waited for its suspended queue, which was resumed.
   case queueResumed(String)
-  /// evaluatingConditions → ready.
+  /// evaluatingConditions → ready: its conditions passed and any exclusivity lock was free.
   case conditionsSatisfied
   /// A condition failed: the first failure decides, the operation is cancelled with its error.
   case conditionFailed(String)
   /// Cancelled while waiting: Foundation makes it ready at once so its queue can finish it.
   case cancelled(CancelCause)
-  /// It waited for a mutual-exclusivity lock after its conditions passed and now holds it.
+  /// evaluatingConditions → ready: it holds the mutual-exclusivity lock it asked for once its other
+  /// conditions (if any) passed, at once or after waiting in line (ProcedureKit's condition
+  /// evaluation ends only when the lock is granted).
   case lockAcquired(category: String)
   /// ready → executing: its queue started it in slot `slot` of `limit` (nil: no limit); `after` is what
   /// made the room, when a slot was not simply free. Boxed: inline it made every cause, and so every

@@ -67,7 +67,11 @@ struct BoardModelTests {
       lines.contains(
         "4.00  fetchAvatar  ready → executing: network started it in slot 2 of 2: download finished and freed a slot"
       ))
-    #expect(lines.contains("3.00  rateApp  pending → ready: got the Alert exclusivity lock"))
+    // Its only condition is exclusivity: it waits for the lock while evaluating (ProcedureKit).
+    #expect(
+      lines.contains("0.00  rateApp  pending → evaluatingConditions: no dependencies to wait for"))
+    #expect(
+      lines.contains("3.00  rateApp  evaluatingConditions → ready: got the Alert exclusivity lock"))
     #expect(
       lines.contains(
         "11.00  upload  pending → evaluatingConditions: its dependency resize finished"))

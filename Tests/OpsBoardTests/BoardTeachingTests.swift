@@ -38,7 +38,14 @@ struct BoardTeachingExplanationTests {
     s.advance(by: 2)
     s.select(operation: "rateApp")
     let text = screen(s)
-    #expect(text.contains("why rateApp: waiting for the Alert exclusivity lock held by banner"))
+    // Its only condition is exclusivity: it waits for the lock while evaluating its conditions.
+    #expect(
+      s.model.whyWaiting("rateApp")
+        == "evaluating its conditions: waiting for the Alert exclusivity lock held by banner")
+    #expect(
+      text.contains(
+        "why rateApp: evaluating its conditions: waiting for the Alert exclusivity lock\n"
+          + "              held by banner"))
     // It follows the selection and comes from the replica, never guessed.
     s.select(operation: "resize")
     #expect(screen(s).contains("why resize: waiting for its dependency decode (pending)"))
@@ -50,8 +57,65 @@ struct BoardTeachingExplanationTests {
     s.advance(by: 2)
     s.select(operation: "rateApp")
     keys(s, .enter)
-    #expect(
-      screen(s, 120, 40).contains("why  waiting for the Alert exclusivity lock held by banner"))
+    let text = screen(s, 120, 40)
+    #expect(text.contains("◐ evaluatingConditions for 2.00s"))
+    #expect(text.contains("why  evaluating its conditions: waiting for the Alert exclusivity lock"))
+    #expect(text.contains("⊘ Alert lock: waiting, held by banner"))
+  }
+}
+
+@Suite("BoardTeachingStateMachine: the pending → ready shortcut is for no conditions or cancelled")
+struct BoardTeachingStateMachineTests {
+  /// The lines of the state machine's pending row on a screen: `○ pending ───┐` when the shortcut
+  /// was not taken, `━━━┓` when it was.
+  private func pendingRow(_ text: String) -> Substring? {
+    text.split(separator: "\n").first { $0.contains(" pending ─") || $0.contains(" pending ━") }
+  }
+
+  // ProcedureKit: `MutuallyExclusive` is a condition, so the procedure's conditions are evaluated
+  // and the lock is asked for within that evaluation (Procedure.swift:576-596, 1666-1685).
+  @Test func anOperationWhoseOnlyConditionIsExclusivityGoesThroughEvaluatingConditions() throws {
+    let s = scenarioSession("tour")
+    // banner holds the Alert lock from 3s to 6s; rateApp waits for it, then executes until 9s.
+    s.advance(by: 5)
+    s.select(operation: "rateApp")
+    keys(s, .enter)
+    var text = screen(s, 120, 40)
+    #expect(s.model.operation(named: "rateApp")?.state == .evaluatingConditions)
+    #expect(pendingRow(text)?.contains(" pending ─") == true, "\(text)")
+    #expect(text.contains("pending → evaluatingConditions"))
+    s.advance(by: 2)
+    text = screen(s, 120, 40)
+    for name in ["banner", "rateApp"] {
+      let path = StateMachineDiagram.taken(s.model.operation(named: name))
+      #expect(!path.contains([.pending, .ready]), "\(name) took the no-conditions shortcut")
+      #expect(path.contains([.pending, .evaluatingConditions]))
+      #expect(path.contains([.evaluatingConditions, .ready]))
+    }
+    // The shortcut stays thin and dim: rateApp's path goes down the trunk.
+    #expect(pendingRow(text)?.contains(" pending ─") == true, "\(text)")
+  }
+
+  @Test func inEveryBuiltInScenarioOnlyOperationsWithoutConditionsOrCancelledTakeTheShortcut() {
+    for name in Catalog.names {
+      guard let scenario = Catalog.named(name) else { continue }
+      let rt = scenario.makeRuntime()
+      rt.run(until: 600)
+      var model = BoardModel()
+      for e in rt.events { model.apply(e) }
+      for op in model.operations where !op.conditions.isEmpty {
+        let states = op.history.map(\.state)
+        for (i, pair) in zip(states, states.dropFirst()).enumerated()
+        where pair == (.pending, .ready) {
+          let cause = op.history[i + 1].cause
+          let cancelled = if case .cancelled? = cause { true } else { false }
+          #expect(cancelled, "\(name): \(op.name) went pending → ready: \(cause?.text ?? "-")")
+        }
+        if !op.cancelled && op.state > .evaluatingConditions {
+          #expect(StateMachineDiagram.taken(op).contains([.pending, .evaluatingConditions]))
+        }
+      }
+    }
   }
 }
 

@@ -73,8 +73,11 @@ extension Projection {
       ])
     rt.perform(.cancel(operation: "gone"))
     let (replica, _) = analyse(rt)
+    // Its only condition is exclusivity: it waits for the lock while evaluating its conditions.
+    #expect(replica.operation(named: "rate")?.state == .evaluatingConditions)
     #expect(
-      replica.whyWaiting("rate") == "waiting for the Alert exclusivity lock held by showError")
+      replica.whyWaiting("rate")
+        == "evaluating its conditions: waiting for the Alert exclusivity lock held by showError")
     #expect(
       replica.whyWaiting("x") == "part of a dependency cycle x → y → x: none of them can ever start"
     )
@@ -83,6 +86,20 @@ extension Projection {
       replica.whyWaiting("gone")
         == "cancelled, waiting for its queue to start it so it can finish: its queue held is suspended"
     )
+  }
+
+  @Test func explainsALockAwaitedAfterTheOtherConditionsPassed() throws {
+    let holder = OperationSpec(
+      name: "holder", exclusivity: ["Alert"], work: WorkScript(duration: 3))
+    let spec = OperationSpec(
+      name: "upload", conditions: [ConditionSpec(name: "loggedIn", evaluate: 1)],
+      exclusivity: ["Alert"])
+    let rt = try makeRuntime(operations: [(holder, "q"), (spec, "q")])
+    rt.advance(by: 2)
+    let (replica, _) = analyse(rt)
+    #expect(
+      replica.whyWaiting("upload")
+        == "its conditions passed; waiting for the Alert exclusivity lock held by holder")
   }
 
   @Test func explainsConditionsBeingEvaluated() throws {

@@ -27,6 +27,8 @@ struct EventInvariants {
     /// 0 nothing yet, 1 didStart, 2 willFinish, 3 didFinish.
     var phase: [String: Int] = [:]
     var holder: [String: String] = [:]
+    /// Operations with conditions or exclusivity categories.
+    var conditioned = Set<String>()
 
     for (i, e) in events.enumerated() {
       if e.seq != i + 1 { fail(e, "expected seq \(i + 1)") }
@@ -39,10 +41,16 @@ struct EventInvariants {
       case .queueSuspended(let q): suspended[q] = true
       case .queueResumed(let q): suspended[q] = false
       case .queueMaxConcurrent(let q, let v): limit[q] = v
-      case .operationAdded(let o, let q, _, _, _, let deps, _, _, _):
+      case .operationAdded(let o, let q, _, _, _, let deps, let conds, _, _):
         if queueOf[o] != nil { fail(e, "\(o) added twice") }
         queueOf[o] = q
         dependencies[o, default: []].formUnion(deps)
+        if !conds.isEmpty || !exclusivity[o, default: []].isEmpty { conditioned.insert(o) }
+      case .exclusivityAcquired(let o, let cat):
+        // ProcedureKit asks for the lock within condition evaluation, which ends once it is granted.
+        if state[o] != .evaluatingConditions {
+          fail(e, "\(o) gets \(cat) while \(state[o] ?? .initialized), not evaluatingConditions")
+        }
       case .dependencyAdded(let o, let d): dependencies[o, default: []].insert(d)
       case .cancelled(let o, _, _): cancelled.insert(o)
       case .cycleDetected(let ops): fail(e, "cycle \(ops) in an acyclic graph")
@@ -50,6 +58,10 @@ struct EventInvariants {
         let current = state[o] ?? .initialized
         if from != current { fail(e, "\(o) moves from \(from) but is \(current)") }
         if to <= from { fail(e, "\(o) moves backwards \(from) → \(to)") }
+        // Conditions, exclusivity included, are evaluated unless it was cancelled first.
+        if from == .pending && to == .ready && conditioned.contains(o) && !cancelled.contains(o) {
+          fail(e, "\(o) skips evaluatingConditions although it has conditions or exclusivity")
+        }
         state[o] = to
         // An operation takes a slot when its queue starts it: to execute, or (cancelled) to finish at once.
         guard to == .executing || (from == .ready && to == .finishing), let q = queueOf[o] else {

@@ -342,6 +342,109 @@ private let noFailedDependencies = ConditionSpec(
     #expect(rt.pkEntered("B", .ready) == 1)
   }
 
+  // Ports MutualExclusivityTests.swift test__procedure_mutual_exclusivity_internal_API_contract
+  // (lines 96-111: a procedure whose only conditions are MutuallyExclusive requests the lock while it
+  // is not ready) and test__mutually_exclusive_operations_can_be_executed (lines 40-50). Rule:
+  // MutuallyExclusive is a condition (MutualExclusion.swift:14-27), so the procedure gets an
+  // EvaluateConditions operation (Procedure.swift:576-596), which requests the lock once the
+  // conditions passed and finishes, letting the procedure become ready, only when it is granted
+  // (Procedure.swift:1666-1685, 322-355). opsview shows that evaluation as `evaluatingConditions`.
+  @Test func anOperationWhoseOnlyConditionIsExclusivityWaitsForTheLockWhileEvaluating() throws {
+    let rt = try makeRuntime(operations: [
+      (spec("A", exclusivity: ["x"]), "q"), (spec("B", exclusivity: ["x"]), "q"),
+    ])
+    rt.advance(by: 0.5)
+    #expect(rt.state(of: "B") == .evaluatingConditions)
+    rt.run()
+    for name in ["A", "B"] {
+      let moves = rt.events.compactMap { e -> StateCause? in
+        if case .state(name, .pending, .evaluatingConditions, let cause) = e.kind {
+          cause
+        } else {
+          nil
+        }
+      }
+      #expect(moves == [.noDependencies])
+      let granted = rt.events.compactMap { e -> StateCause? in
+        if case .state(name, .evaluatingConditions, .ready, let cause) = e.kind {
+          cause
+        } else {
+          nil
+        }
+      }
+      #expect(granted == [.lockAcquired(category: "x")])
+      #expect(
+        rt.states(of: name) == [
+          .pending, .evaluatingConditions, .ready, .executing, .finishing, .finished,
+        ])
+      // The lock is requested (and granted) inside the evaluation, before the operation is ready.
+      let evaluating = try #require(
+        rt.pkIndex {
+          if case .state(name, .pending, .evaluatingConditions, _) = $0 { true } else { false }
+        })
+      let acquired = try #require(
+        rt.pkIndex { if case .exclusivityAcquired(name, "x") = $0 { true } else { false } })
+      let ready = try #require(
+        rt.pkIndex { if case .state(name, _, .ready, _) = $0 { true } else { false } })
+      #expect(evaluating < acquired && acquired < ready)
+    }
+    let waiting = try #require(
+      rt.pkIndex { $0 == .exclusivityWaiting(operation: "B", category: "x", holder: "A") })
+    let bEvaluating = try #require(
+      rt.pkIndex {
+        if case .state("B", .pending, .evaluatingConditions, _) = $0 { true } else { false }
+      })
+    #expect(bEvaluating < waiting)
+    #expect(rt.pkEntered("B", .evaluatingConditions) == 0)
+    #expect(rt.pkEntered("B", .ready) == 1)
+  }
+
+  // Ports MutualExclusivityTests.swift test__mutual_exclusivity_with_dependencies (lines 245-273):
+  // the evaluator depends on the procedure's dependencies (Procedure.swift:585-588), so the dependent
+  // begins evaluating, and asks for the lock, only once its dependency finished.
+  @Test func anExclusiveDependentEvaluatesOnceItsDependencyFinished() throws {
+    let rt = try makeRuntime(
+      operations: [
+        (spec("p2", deps: ["p1"], exclusivity: ["x"]), "q"), (spec("p1", exclusivity: ["x"]), "q"),
+      ])
+    rt.run()
+    #expect(
+      rt.events.contains {
+        $0.kind
+          == .state(
+            operation: "p2", from: .pending, to: .evaluatingConditions,
+            cause: .dependencyFinished("p1", of: 1))
+          && $0.time == 1
+      })
+    #expect(
+      rt.events.contains {
+        $0.kind
+          == .state(
+            operation: "p2", from: .evaluatingConditions, to: .ready,
+            cause: .lockAcquired(category: "x"))
+      })
+  }
+
+  // Condition evaluation waits while the queue is suspended (ProcedureQueue.swift:534-550), and an
+  // operation whose only condition is MutuallyExclusive has one to evaluate: it stays pending, not
+  // holding the lock, until its queue resumes.
+  @Test func anExclusiveOperationOnASuspendedQueueWaitsToEvaluate() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q", suspended: true), QueueSpec(name: "other")],
+      operations: [(spec("A", exclusivity: ["x"]), "q"), (spec("B", exclusivity: ["x"]), "other")])
+    rt.schedule(.resume(queue: "q"), at: 0.5)
+    rt.run()
+    #expect(rt.pkStarted("B") == 0)
+    #expect(rt.pkEntered("A", .evaluatingConditions) == 0.5)
+    #expect(rt.pkStarted("A") == 1)
+    #expect(
+      rt.events.contains {
+        $0.kind
+          == .state(
+            operation: "A", from: .pending, to: .evaluatingConditions, cause: .queueResumed("q"))
+      })
+  }
+
   // Ports MutualExclusivityTests.swift test__mutually_exclusive_operation_are_run_exclusively.
   // FIFO in request order, whatever the priority. Rule: MutualExclusion.swift:110-117, 129-148.
   @Test func operationsOfACategoryRunOneAtATimeInRequestOrder() throws {

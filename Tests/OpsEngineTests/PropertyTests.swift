@@ -99,6 +99,7 @@ extension RandomScenario {
     #expect(found.contains { $0.contains("limit 1") })
     #expect(found.contains { $0.contains("before its dependency a finished") })
     #expect(found.contains { $0.contains("while a holds x") })
+    #expect(found.contains { $0.contains("b skips evaluatingConditions") })
   }
 }
 

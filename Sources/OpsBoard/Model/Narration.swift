@@ -1,7 +1,7 @@
 import OpsEngine
 
 /// The last transition told as a sentence with its cause, for a room that is not reading the log:
-/// `resize is ready: its dependency download finished and it has no conditions`.
+/// `resize is ready: its dependency download finished`.
 public enum Narration {
   /// The newest state change the model knows (finishing → finished bookkeeping is skipped), told.
   public static func latest(in model: BoardModel) -> String? {

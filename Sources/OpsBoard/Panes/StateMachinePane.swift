@@ -2,6 +2,8 @@ import OpsEngine
 
 /// The lifecycle diagram, drawn top to bottom with the two shortcuts on the right: pending → ready
 /// (no conditions, or cancelled) and ready → finishing (cancelled or failed conditions: main() never runs).
+/// A mutual-exclusivity category is a condition (ProcedureKit's `MutuallyExclusive`): such an operation
+/// goes through evaluatingConditions and waits there for its lock, so the shortcut is not for it.
 enum StateMachineDiagram {
   /// Rows of the diagram itself, and with the flags and last-transition lines under it.
   static let diagramHeight = 13
@@ -79,7 +81,7 @@ enum StateMachineDiagram {
     }
     // Edges, but never over a state's glyph.
     drawEdges(edges, trunk: trunk, r: r, canvas: &canvas)
-    // Labels beside the shortcuts.
+    // Labels beside the shortcuts. "no conditions" includes no exclusivity category (see above).
     let labelX = branch + 2
     let labelWidth = r.maxX - labelX
     if labelWidth >= 8 {

@@ -23,15 +23,23 @@ extension Projection {
         return
           "waiting for \(waiting.count == 1 ? "its dependency" : "dependencies") \(waiting.joined(separator: ", "))"
       }
+      // Recordings made before the lock was asked for in `evaluatingConditions` waited here.
       if let lock = op.waitingForLock {
         return lockText(lock)
       }
-      if q.suspended && op.conditions.contains(where: { !$0.isLock }) {
+      // An exclusivity category is a condition too (ProcedureKit's `MutuallyExclusive`): the lock is
+      // asked for within the evaluation, which waits for the queue to resume.
+      if q.suspended && !op.conditions.isEmpty {
         return "its queue \(q.name) is suspended: condition evaluation waits until it resumes"
       }
       return "its dependencies have finished; it moves on at once"
     case .evaluatingConditions:
-      if let lock = op.waitingForLock { return "its conditions passed; " + lockText(lock) }
+      // The lock is asked for once the other conditions passed; evaluation ends when it is granted.
+      if let lock = op.waitingForLock {
+        return op.conditions.contains(where: { !$0.isLock })
+          ? "its conditions passed; " + lockText(lock)
+          : "evaluating its conditions: " + lockText(lock)
+      }
       let waiting = op.conditions.filter { $0.status == .waiting && $0.dependency != nil }.map {
         "\($0.name) waits for \($0.dependency!) (\(operation(named: $0.dependency!)?.state.rawValue ?? "not added"))"
       }
@@ -43,6 +51,14 @@ extension Projection {
         )
       }
       parts += waiting
+      if parts.isEmpty, let lock = op.conditions.first(where: \.isLock),
+        op.conditions.allSatisfy({ $0.isLock || $0.status == .satisfied })
+      {
+        // Between the engine's events of one instant: the lock asked for, or just granted.
+        return lock.status == .holdsLock
+          ? "evaluating its conditions: it got the \(lock.name) exclusivity lock, so it becomes ready"
+          : "evaluating its conditions: asking for the \(lock.name) exclusivity lock"
+      }
       return parts.isEmpty ? "its conditions are being evaluated" : parts.joined(separator: "; ")
     case .ready:
       let prefix =

@@ -47,11 +47,12 @@ extension Projection {
     case .executing, .finishing:
       return .neverFinishes
     case .ready, .evaluatingConditions:
-      if let q, q.suspended { return .suspendedQueue(q.name) }
-      if let q, q.maxConcurrent == 0 { return .zeroLimit(q.name) }
+      // Waiting for a lock (in evaluatingConditions) comes first: it is not ready until it gets it.
       if let lock = op.waitingForLock {
         return .waitsFor(lockHolders[lock.category] ?? lock.holder)
       }
+      if let q, q.suspended { return .suspendedQueue(q.name) }
+      if let q, q.maxConcurrent == 0 { return .zeroLimit(q.name) }
       if let q, q.isAtLimit, let first = executing(in: q.name).first {
         return .waitsFor(first.name)
       }
@@ -62,6 +63,7 @@ extension Projection {
           ? .other("its dependency \(d) is never added to a queue") : .waitsFor(d)
       }
       if let q, q.suspended { return .suspendedQueue(q.name) }
+      // Recordings made before the lock was asked for in evaluatingConditions waited here.
       if let lock = op.waitingForLock {
         return .waitsFor(lockHolders[lock.category] ?? lock.holder)
       }
