@@ -59,6 +59,14 @@ private func runAgrees(_ q: QuizQuestion, _ log: [LogEntry], from: Int) -> Bool 
   case .suspendedRuns(let name):
     guard case .workReturned = finishing(name) else { return false }
     return q.answer == 1
+  case .readyStarts(let name):
+    for e in events {
+      if case .state(name, .ready, .executing, _) = e.kind {
+        let now = abs(e.time - (log[from - 1].event.time)) < 1e-9
+        return now == (q.answer == 0)
+      }
+    }
+    return false
   }
 }
 
@@ -114,6 +122,7 @@ struct QuizTests {
         case .lock: kinds.insert("lock")
         case .cancelledStops: kinds.insert("stops")
         case .suspendedRuns: kinds.insert("suspended")
+        case .readyStarts: kinds.insert("ready")
         }
       }
     }
@@ -122,7 +131,7 @@ struct QuizTests {
         if case .suspendedRuns = q.kind { kinds.insert("suspended") }
       }
     }
-    #expect(kinds == ["start", "state", "cancelled", "lock", "stops", "suspended"])
+    #expect(kinds == ["start", "state", "cancelled", "lock", "stops", "suspended", "ready"])
   }
 
   @Test func atEachMomentTheQuizAsksBeforePlayingOn() {

@@ -18,7 +18,13 @@ struct WorkshopDocTests {
     var at: String
     var question: String
     var answer: String
-    var description: String { "| \(moment) | \(at) | … | \(question) | \(answer) |" }
+    /// The engine's explanation of the answer (the doc quotes a part of it).
+    var why = ""
+    var description: String { "| \(moment) | \(at) | … | \(question) | \(answer) | \(why) |" }
+    static func == (a: Row, b: Row) -> Bool {
+      a.moment == b.moment && a.at == b.at && a.question == b.question && a.answer == b.answer
+        && (a.why == b.why || a.why.isEmpty || b.why.contains(a.why))
+    }
   }
 
   /// What the plan does: quiz on, `m` at each moment, the right answer, Enter to close it.
@@ -34,10 +40,12 @@ struct WorkshopDocTests {
         let answers = q.accepted.map { q.choices[$0] }.joined(separator: " or ")
         rows[rows.count - 1].question = q.prompt
         rows[rows.count - 1].answer = answers
+        rows[rows.count - 1].why = q.explanation
         press(s, .character(Character("\(q.answer + 1)")))
         press(s, .enter)
       } else if let m = s.currentMoment, rows.last?.moment != m.index + 1 {
-        rows.append(Row(moment: m.index + 1, at: secondsWord(s.model.now), question: "—", answer: "—"))
+        rows.append(
+          Row(moment: m.index + 1, at: secondsWord(s.model.now), question: "—", answer: "—"))
       } else if s.currentMoment != nil || s.paused {
         press(s, .character("m"))
       } else {
@@ -68,10 +76,11 @@ struct WorkshopDocTests {
       inTable = true
       let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst()
         .map { $0.trimmingCharacters(in: .whitespaces) }
-      guard cells.count >= 5, let n = Int(cells[0]) else { continue }
-      let answer = cells[4].components(separatedBy: ": ").first ?? cells[4]
+      guard cells.count >= 6, let n = Int(cells[0]) else { continue }
+      let why =
+        cells[5] == "—" ? "" : cells[5].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
       rows.append(
-        (Row(moment: n, at: cells[1], question: cells[3], answer: answer), cells[2]))
+        (Row(moment: n, at: cells[1], question: cells[3], answer: cells[4], why: why), cells[2]))
     }
     return rows
   }
@@ -83,16 +92,52 @@ struct WorkshopDocTests {
     let doc = try String(
       contentsOf: Self.root.appendingPathComponent("docs/WORKSHOP.md"), encoding: .utf8)
     let scenario = try #require(Catalog.named(name))
-    let rows = try #require(Self.documented(name, in: doc), "docs/WORKSHOP.md has no heading for \(name)")
+    let rows = try #require(
+      Self.documented(name, in: doc), "docs/WORKSHOP.md has no heading for \(name)")
     let played = Self.played(name)
-    #expect(rows.map(\.0) == played, "\(name): the board does\n\(played.map(\.description).joined(separator: "\n"))")
+    #expect(
+      rows.map(\.0) == played,
+      "\(name): the board does\n\(played.map(\.description).joined(separator: "\n"))")
     // Each caption excerpt (parts between "…") is the moment's own words.
     for (row, excerpt) in rows where row.moment <= scenario.moments.count {
       let caption = scenario.moments[row.moment - 1].caption
       for part in excerpt.components(separatedBy: "…") {
         let words = part.trimmingCharacters(in: .whitespaces)
-        #expect(words.isEmpty || caption.contains(words), "\(name) moment \(row.moment): '\(words)' is not in: \(caption)")
+        #expect(
+          words.isEmpty || caption.contains(words),
+          "\(name) moment \(row.moment): '\(words)' is not in: \(caption)")
       }
     }
+  }
+
+  @Test func theProseFactsHold() throws {
+    let doc = try String(
+      contentsOf: Self.root.appendingPathComponent("docs/WORKSHOP.md"), encoding: .utf8)
+    // "`cancellation` cancels at 1s (`queued`), 2.2s (`polite`, `stubborn`), 3s (`abrupt`) and 4s
+    // (`done`)": the scenario's actions.
+    let cancellation = try #require(Catalog.named("cancellation"))
+    var byTime: [(Double, [String])] = []
+    for a in cancellation.actions {
+      guard case .cancel(let op) = a.command else { continue }
+      if let i = byTime.firstIndex(where: { $0.0 == a.at }) {
+        byTime[i].1.append(op)
+      } else {
+        byTime.append((a.at, [op]))
+      }
+    }
+    let said = byTime.map { t, ops in
+      "\(Self.secondsWord(t)) (\(ops.map { "`\($0)`" }.joined(separator: ", ")))"
+    }
+    let sentence =
+      said.dropLast().joined(separator: ", ") + " and " + said.last!
+    #expect(
+      doc.replacingOccurrences(of: "\n", with: " ").contains("cancels at \(sentence)."),
+      "\(sentence)")
+    // verify leaves most of the tour unchecked, and none of serial-vs-concurrent.
+    let tour = try #require(Catalog.named("tour"))
+    #expect(Verification.notCheckable(tour).count * 2 > tour.operations.count)
+    let serial = try #require(Catalog.named("serial-vs-concurrent"))
+    #expect(Verification.notCheckable(serial).isEmpty && serial.operations.count == 12)
+    #expect(doc.contains("`serial-vs-concurrent` all twelve operations"))
   }
 }

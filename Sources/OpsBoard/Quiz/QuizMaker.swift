@@ -50,6 +50,7 @@ struct QuizMaker {
         (.nextState(let o), .operationFinishesAt(let c, _)),
         (.cancelledRuns(let o), .operationStartsAt(let c, _)),
         (.cancelledStops(let o), .operationFinishesAt(let c, _)),
+        (.readyStarts(let o), .operationStartsAt(let c, _)),
         (.suspendedRuns(let o), .operationFinishesAt(let c, _)):
         o == c
       default: false
@@ -120,6 +121,7 @@ struct QuizMaker {
       }),
       case .state(_, let from, let to, _) = future[i].kind
     else { return nil }
+    if from == .ready { return readyQuestion(i, op, cause, to) }
     let later = OperationState.allCases.filter { $0 > from }.map(\.rawValue)
     guard later.count >= 2 else { return nil }
     let (choices, answer) = Self.choices(answer: to.rawValue, others: later)
@@ -128,6 +130,23 @@ struct QuizMaker {
       prompt: "\(op) is \(from.rawValue). Which state does it enter next?", choices: choices,
       answer: answer, revealAt: shown + i + 1,
       explanation: "\(op) \(from.rawValue) → \(to.rawValue): \(cause.text)", focus: op)
+  }
+
+  private static let startsNow = "yes: it starts executing now"
+  private static let startsLater = "no: ready means it may start, not that it has"
+
+  /// Ready is not executing: whether a ready operation starts at this very instant.
+  private func readyQuestion(_ i: Int, _ op: String, _ cause: StateCause, _ to: OperationState)
+    -> QuizQuestion?
+  {
+    guard to == .executing else { return nil }
+    let now = abs(future[i].time - model.now) < 1e-9
+    return QuizQuestion(
+      kind: .readyStarts(operation: op),
+      prompt: "\(op) is ready. Does it start executing now?",
+      choices: [Self.startsNow, Self.startsLater], answer: now ? 0 : 1, revealAt: shown + i + 1,
+      explanation: "\(op) ready → executing at \(clockText(future[i].time))s: \(cause.text)",
+      focus: op)
   }
 
   private static let runsYes = "yes: its work runs"

@@ -17,6 +17,8 @@ public struct QuizQuestion: Sendable, Equatable {
     case cancelledStops(operation: String)
     /// What the `operation` executing on a suspended queue does: it runs on.
     case suspendedRuns(operation: String)
+    /// Whether the ready `operation` starts executing at this instant (ready is not executing).
+    case readyStarts(operation: String)
   }
 
   public let kind: Kind

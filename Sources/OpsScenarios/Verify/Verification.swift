@@ -38,7 +38,7 @@ public struct Verification: Sendable {
 
   /// Conditions, exclusivity and groups have no Foundation equivalent; what waits for them (and
   /// what shares a queue with them, whose slots they change) is not checked either.
-  static func notCheckable(_ s: Scenario) -> [(operation: String, reason: String)] {
+  public static func notCheckable(_ s: Scenario) -> [(operation: String, reason: String)] {
     var reasons: [String: String] = [:]
     let children = Set(s.operations.flatMap(\.spec.children))
     for op in s.operations {
