@@ -1,10 +1,12 @@
 import OpsEngine
 
 /// A Graphviz digraph of the dependency graph (graphviz.org/doc/info/lang.html): one cluster per
-/// queue, nodes filled by how each operation ended (or its state at `--until`), solid dependency
-/// edges, dashed edges for produced operations and group children, dotted ones for a condition's
-/// produced dependency, and a legend. Ids are generated (`n0`, `q0`); names appear only as quoted,
-/// escaped labels.
+/// queue titled with its limit and suspensions over time, nodes filled by how each operation ended
+/// (or its state at `--until`) and labelled with when (a cancelled one: when it was cancelled and
+/// when its work stopped), solid dependency edges, dashed edges for produced operations and group
+/// children, dotted ones for a condition's produced dependency, a dashed hexagon per
+/// mutual-exclusivity category joined to the operations that share it, and a legend. Ids are
+/// generated (`n0`, `q0`, `lock0`); names appear only as quoted, escaped labels.
 public enum DotExport {
   public static func render(_ source: ExportSource) -> String {
     let p = source.projection
@@ -17,13 +19,15 @@ public enum DotExport {
     let (byQueue, orphans) = p.operationsByQueue()
     for (q, queue) in p.queues.enumerated() {
       out += "  subgraph cluster_q\(q) {\n"
-      out += "    label=\(Escape.dot(queueLabel(queue))); style=rounded; color=\"#90a4ae\";\n"
+      out += "    label=\(Escape.dot(queue.historyLabel)); style=rounded; color=\"#90a4ae\";\n"
       for i in byQueue[q] { out += "    " + node(p.operations[i]) }
       out += "  }\n"
     }
     for i in orphans { out += "  " + node(p.operations[i]) }
     for e in edges { out += "  " + edge(e) }
-    out += legend(p, edges)
+    let groups = p.exclusivityGroups
+    for (k, g) in groups.enumerated() { out += exclusivity(g, id: "lock\(k)") }
+    out += legend(p, edges, exclusivity: !groups.isEmpty)
     out += "}\n"
     return out
   }
@@ -33,8 +37,20 @@ public enum DotExport {
     return title + " (at \(fixed3(source.end))s)"
   }
 
-  static func queueLabel(_ q: QueueInfo) -> String {
-    q.name + " (max \(q.limitText)" + (q.suspended ? ", suspended" : "") + ")"
+  /// The category as a node, undirected dashed lines to its members (undirected: no one waits for
+  /// a member as such, they take turns).
+  private static func exclusivity(_ g: ExclusivityGroup, id: String) -> String {
+    var out = "  \(id) [label=\(Escape.dot(g.category + "\nmutually exclusive")), shape=hexagon, "
+    out += "style=\"dashed,filled\", fillcolor=\"\(Palette.exclusiveFill)\", "
+    out += "color=\"\(Palette.exclusive)\", fontcolor=\"\(Palette.exclusive)\", fontsize=9];\n"
+    for m in g.members {
+      out += "  \(id) -> n\(m.index) [dir=none, style=dashed, color=\"\(Palette.exclusive)\""
+      if let label = ExclusivityGroup.edgeLabel(m.status) {
+        out += ", fontcolor=\"\(Palette.exclusive)\", label=\(Escape.dot(label))"
+      }
+      out += "];\n"
+    }
+    return out
   }
 
   private static func node(_ op: OperationInfo) -> String {
@@ -79,7 +95,7 @@ public enum DotExport {
   }
 
   /// The fills and edge kinds this graph uses, in a box of their own.
-  private static func legend(_ p: Projection, _ edges: [GraphEdge]) -> String {
+  private static func legend(_ p: Projection, _ edges: [GraphEdge], exclusivity: Bool) -> String {
     var present = Set<Outcome>()
     for op in p.operations { present.insert(Outcome(op)) }
     var out = "  subgraph cluster_legend {\n"
@@ -92,6 +108,11 @@ public enum DotExport {
     if p.operations.contains(where: { $0.cancelled && $0.state != .finished }) {
       out += "    legend_cancelledFlag [label=\"cancelled, not finished\", fillcolor=\"#ffffff\", "
       out += "color=\"\(Palette.cancel)\", penwidth=2.5];\n"
+    }
+    if exclusivity {
+      out += "    legend_lock [label=\"mutually exclusive:\\none at a time\", shape=hexagon, "
+      out += "style=\"dashed,filled\", fillcolor=\"\(Palette.exclusiveFill)\", "
+      out += "color=\"\(Palette.exclusive)\", fontcolor=\"\(Palette.exclusive)\"];\n"
     }
     let kinds = GraphEdge.Kind.allCases.filter { k in edges.contains { $0.kind == k } }
     for (i, k) in kinds.enumerated() {

@@ -50,11 +50,39 @@ extension Projection {
   }
 }
 
-extension OperationInfo {
-  /// The second line of a node: how it ended, or the state it is in and since when.
-  var statusLine: String {
-    let outcome = Outcome(self)
-    if state == .finished { return "\(outcome.label) at \(fixed3(finishedAt ?? enteredState))s" }
-    return "\(outcome.label) since \(fixed3(enteredState))s" + (cancelled ? ", cancelled" : "")
+/// A mutual-exclusivity category and the operations that share it: one of them at a time executes.
+/// The graphs draw it as a node of its own joined to each member, since the category, not a pair of
+/// operations, is what they wait for.
+struct ExclusivityGroup: Sendable {
+  let category: String
+  /// Projection indices in add order, each with where it stands with the category's lock.
+  let members: [(index: Int, status: ConditionInfo.Status)]
+
+  /// What an edge to a member says: only a lock held or waited for is worth a word (at `--until`).
+  static func edgeLabel(_ status: ConditionInfo.Status) -> String? {
+    switch status {
+    case .holdsLock: "holds the lock"
+    case .waitingForExclusivity: "waits for the lock"
+    default: nil
+    }
+  }
+}
+
+extension Projection {
+  /// The exclusivity categories two or more operations share, in the order they first appear.
+  var exclusivityGroups: [ExclusivityGroup] {
+    var order: [String] = []
+    var members: [String: [(index: Int, status: ConditionInfo.Status)]] = [:]
+    for op in operations where !op.conditions.isEmpty {
+      for c in op.conditions {
+        guard let category = c.category else { continue }
+        if members[category] == nil { order.append(category) }
+        members[category, default: []].append((op.index, c.status))
+      }
+    }
+    return order.compactMap { category in
+      guard let m = members[category], m.count >= 2 else { return nil }
+      return ExclusivityGroup(category: category, members: m)
+    }
   }
 }

@@ -1,7 +1,8 @@
 import OpsEngine
 
-/// A handout in GitHub Markdown: the scenario's title and lesson, the Mermaid graph, the warnings
-/// with their teaching sentences, and the trace table with the why lines (`trace --explain`).
+/// A handout in GitHub Markdown: the scenario's title and lesson, the Mermaid graph, each queue's
+/// limit and suspensions over time, how each cancelled operation ended, the warnings with their
+/// teaching sentences, and the trace table with the why lines (`trace --explain`).
 public enum MarkdownHandout {
   /// Mermaid's own limits (its `maxEdges` and `maxTextSize` defaults): past them GitHub shows an
   /// error instead of the graph, so the handout says so and points to the SVG.
@@ -11,6 +12,10 @@ public enum MarkdownHandout {
   /// `maxTraceRows`: events in the trace table (a handout, not a log: the why lines of a long run
   /// cost time too); a longer run says how many it left out.
   public static let defaultTraceRows = 2_000
+
+  /// Cancelled operations listed by name; a run with more says how many it left out (the graph, the
+  /// SVG and the trace have them all).
+  static let maxCancellations = 100
 
   public static func render(_ source: ExportSource, maxTraceRows: Int = defaultTraceRows) -> String
   {
@@ -24,7 +29,7 @@ public enum MarkdownHandout {
       out += "## The lesson\n\n" + lesson(source.lesson) + "\n\n"
     }
     out += "## The dependency graph\n\n"
-    let edges = p.graphEdges.count
+    let edges = p.graphEdges.count + p.exclusivityGroups.reduce(0) { $0 + $1.members.count }
     let graph = edges <= mermaidMaxEdges ? MermaidExport.flowchart(source) : ""
     if edges <= mermaidMaxEdges && graph.utf8.count <= mermaidMaxText {
       out += "```mermaid\n" + graph + "```\n\n"
@@ -34,6 +39,8 @@ public enum MarkdownHandout {
         + "(at most \(mermaidMaxEdges) edges and \(mermaidMaxText) characters). Export it with "
         + "`--format svg` or `--format dot` instead.\n\n"
     }
+    out += "## Queues\n\n" + queues(p) + "\n"
+    if p.traits.cancelled > 0 { out += "## Cancellations\n\n" + cancellations(p) + "\n" }
     out += "## Warnings\n\n" + warnings(p) + "\n"
     out += "## Trace\n\n" + trace(source, maxRows: maxTraceRows)
     return out
@@ -49,6 +56,39 @@ public enum MarkdownHandout {
       case "&": out += "&amp;"
       default: out.unicodeScalars.append(scalar)
       }
+    }
+    return out
+  }
+
+  /// Each queue's limit over time and when it was suspended, in the graph's words.
+  private static func queues(_ p: Projection) -> String {
+    guard !p.queues.isEmpty else { return "None.\n" }
+    var out = ""
+    for q in p.queues {
+      out += "- **\(Escape.markdown(q.name))**: \(Escape.markdown(q.historyText))\n"
+    }
+    return out
+  }
+
+  /// When each cancelled operation was cancelled and what its work did then: the lesson of
+  /// cooperative cancellation, in the words of the graph's labels.
+  private static func cancellations(_ p: Projection) -> String {
+    var out = ""
+    var listed = 0
+    var total = 0
+    for op in p.operations where op.cancelled {
+      total += 1
+      guard listed < maxCancellations else { continue }
+      listed += 1
+      out +=
+        "- **\(Escape.markdown(op.name))** on \(Escape.markdown(op.queue)): "
+        + Escape.markdown(op.statusLine)
+        + (op.errors.isEmpty
+          ? "" : " (errors: \(Escape.markdown(op.errors.joined(separator: "; "))))")
+        + "\n"
+    }
+    if total > listed {
+      out += "- and \(total - listed) more (`--format svg` and `--format dot` show them all)\n"
     }
     return out
   }

@@ -1,22 +1,30 @@
 import OpsEngine
 
 /// Mermaid text for GitHub Markdown (mermaid.js.org/syntax/flowchart.html, stateDiagram.html): a
-/// `flowchart LR` of the dependency graph (a subgraph per queue, a classDef per state) and a
-/// `stateDiagram-v2` of one operation's path. Ids are generated (`n0`, `q0`: never starting with o or
-/// x, which Mermaid reads as edge ends); names appear only as escaped labels.
+/// `flowchart LR` of the dependency graph (a subgraph per queue titled with its limit and suspensions
+/// over time, a classDef per state, a hexagon per mutual-exclusivity category linked to the
+/// operations that share it) and a `stateDiagram-v2` of one operation's path. Node labels say how
+/// each operation ended in the words of every handout (`statusLine`). Ids are generated (`n0`, `q0`,
+/// `lock0`: never starting with o or x, which Mermaid reads as edge ends); names appear only as
+/// escaped labels.
 public enum MermaidExport {
   public static func flowchart(_ source: ExportSource) -> String {
     let p = source.projection
     var out = "flowchart LR\n"
     let (byQueue, orphans) = p.operationsByQueue()
     for (q, queue) in p.queues.enumerated() {
-      out += "  subgraph q\(q)[\"\(Escape.mermaid(DotExport.queueLabel(queue)))\"]\n"
+      out += "  subgraph q\(q)[\"\(Escape.mermaid(queue.historyLabel))\"]\n"
       for i in byQueue[q] { out += "    " + node(p.operations[i]) }
       out += "  end\n"
     }
     for i in orphans { out += "  " + node(p.operations[i]) }
+    let groups = p.exclusivityGroups
+    for (k, g) in groups.enumerated() {
+      out += "  lock\(k){{\"\(Escape.mermaid(g.category))<br/>mutually exclusive\"}}\n"
+    }
     var styled: [(index: Int, style: String)] = []
-    for (i, e) in p.graphEdges.enumerated() {
+    let edges = p.graphEdges
+    for (i, e) in edges.enumerated() {
       let a = "n\(e.from)"
       let b = "n\(e.to)"
       switch e.kind {
@@ -32,6 +40,15 @@ public enum MermaidExport {
       case .condition:
         out += "  \(a) -.->|condition \(Escape.mermaid(e.label ?? ""))| \(b)\n"
         styled.append((i, "stroke:\(Palette.condition)"))
+      }
+    }
+    var link = edges.count
+    for (k, g) in groups.enumerated() {
+      for m in g.members {
+        let label = ExclusivityGroup.edgeLabel(m.status).map { "|\(Escape.mermaid($0))|" } ?? ""
+        out += "  lock\(k) -.-\(label) n\(m.index)\n"
+        styled.append((link, "stroke:\(Palette.exclusive)"))
+        link += 1
       }
     }
     for s in styled { out += "  linkStyle \(s.index) \(s.style)\n" }
@@ -50,6 +67,11 @@ public enum MermaidExport {
       out += "  classDef cancelledFlag stroke:\(Palette.cancel),stroke-width:3px\n"
       out += "  class \(flagged.map { "n\($0)" }.joined(separator: ",")) cancelledFlag\n"
     }
+    if !groups.isEmpty {
+      out += "  classDef exclusive fill:\(Palette.exclusiveFill),stroke:\(Palette.exclusive),"
+      out += "color:\(Palette.exclusive)\n"
+      out += "  class \(groups.indices.map { "lock\($0)" }.joined(separator: ",")) exclusive\n"
+    }
     return out
   }
 
@@ -58,7 +80,8 @@ public enum MermaidExport {
   }
 
   /// One operation's path through the state machine: each transition labelled with its time and
-  /// cause, each state with the time spent in it, a note where it was cancelled.
+  /// cause, each state with the time spent in it, a note where it was cancelled saying when, and
+  /// when its work stopped (the words of every handout).
   public static func stateDiagram(_ source: ExportSource, operation name: String) throws -> String {
     let p = source.projection
     guard let op = p.operation(named: name) else {
@@ -84,7 +107,7 @@ public enum MermaidExport {
     if let t = op.cancelledAt {
       let during = op.history.last { $0.time <= t }?.state ?? op.state
       let text =
-        "cancelled (\(op.cancelCause?.rawValue ?? "command")) at \(fixed3(t))s"
+        (op.state == .finished ? op.ending : op.cancelledWhen)
         + (op.errors.isEmpty ? "" : ": " + op.errors.joined(separator: "; "))
       out += "  note right of \(during.rawValue): \(Escape.mermaid(text))\n"
     } else if !op.errors.isEmpty, op.state == .finished {

@@ -1,10 +1,13 @@
 import OpsEngine
 
 /// A timeline picture for slides and handouts (SVG 1.1): one row per operation, grouped under a band
-/// per queue (its suspensions and limit changes drawn on it), coloured state segments on a time
-/// axis, a cross where an operation was cancelled, a diamond where it finished with errors, arrows
-/// from each dependency's finish to its dependent's start (dashed: produced), and a legend. Large
-/// runs get thinner rows and a wider axis: the picture scrolls rather than shrinks.
+/// per queue (its limit from the start and each change, its suspensions shaded, on the time axis),
+/// coloured state segments on a time axis, a cross where an operation was cancelled (its bar ends
+/// where its work stopped), a diamond where it finished with errors, a triangle where a warning was
+/// raised, arrows from each dependency's finish to its dependent's start (dashed: produced), and a
+/// legend. Marks are drawn over the arrows and moved a little along their row where one would cover
+/// an arrow or another mark; each has a tooltip with the exact time. Large runs get thinner rows and
+/// a wider axis: the picture scrolls rather than shrinks.
 public enum SVGTimeline {
   public static func render(_ source: ExportSource) -> String {
     String(decoding: renderBytes(source), as: UTF8.self)
@@ -14,11 +17,15 @@ public enum SVGTimeline {
   public static func renderBytes(_ source: ExportSource) -> [UInt8] {
     let layout = Layout(source)
     var b = TextBuffer(capacity: source.projection.operations.count * 520 + 8_192)
+    let notes = layout.bandNotes()
+    let arrows = layout.arrowPaths()
+    let marks = layout.placedMarks(arrows: arrows, notes: notes)
     layout.header(&b)
     layout.axis(&b)
-    layout.queues(&b)
+    layout.queues(&b, notes: notes)
     layout.rows(&b)
-    layout.arrows(&b)
+    layout.arrows(&b, arrows)
+    layout.marks(&b, marks)
     b.add("</svg>\n")
     return b.bytes
   }
@@ -72,7 +79,7 @@ public enum SVGTimeline {
     }
 
     /// Wide enough for the chart and for the legend's one line.
-    var width: Double { max(chartX + chartWidth + 30, 1_200) }
+    var width: Double { max(chartX + chartWidth + 30, Self.legendEnd + 16) }
 
     func x(_ t: Double) -> Double { chartX + t / max(source.end, 0.001) * chartWidth }
 
@@ -121,7 +128,7 @@ public enum SVGTimeline {
         b.attr("y", ly + 9)
         b.add(">\(text)</text>\n")
       }
-      for state in [OperationState.pending, .evaluatingConditions, .ready, .executing, .finishing] {
+      for state in Self.legendStates {
         let o = Outcome(state)
         b.add("<rect")
         b.attr("x", lx)
@@ -134,16 +141,23 @@ public enum SVGTimeline {
       }
       cross(&b, lx + 7, ly + 5, 5)
       label("cancelled", at: lx + 18)
-      lx += 84
+      lx += Self.legendAfterStates[0]
       diamond(&b, lx + 7, ly + 5, 5)
       label("finished with errors", at: lx + 18)
-      lx += 140
-      path(&b, lx, ly + 5, lx + 26, ly + 5, Palette.dependency, "arrow", dashed: false)
+      lx += Self.legendAfterStates[1]
+      warningMark(&b, lx + 7, ly + 5, 5)
+      label("warning", at: lx + 18)
+      lx += Self.legendAfterStates[2]
+      path(
+        &b, TimelineArrow(x1: lx, y1: ly + 5, x2: lx + 26, y2: ly + 5, produced: false),
+        Palette.dependency, "arrow", dashed: false)
       label("dependency finished → dependent started", at: lx + 32)
-      lx += 270
-      path(&b, lx, ly + 5, lx + 26, ly + 5, Palette.produced, "produced", dashed: true)
+      lx += Self.legendAfterStates[3]
+      path(
+        &b, TimelineArrow(x1: lx, y1: ly + 5, x2: lx + 26, y2: ly + 5, produced: true),
+        Palette.produced, "produced", dashed: true)
       label("produced", at: lx + 32)
-      lx += 90
+      lx += Self.legendAfterStates[4]
       b.add("<rect")
       b.attr("x", lx)
       b.attr("y", ly)
@@ -151,6 +165,18 @@ public enum SVGTimeline {
       label("queue suspended", at: lx + 18)
       b.add("</g>\n")
     }
+
+    static let legendStates: [OperationState] = [
+      .pending, .evaluatingConditions, .ready, .executing, .finishing,
+    ]
+    /// The room each legend entry after the states takes, in order.
+    static let legendAfterStates: [Double] = [84, 140, 74, 270, 90]
+    /// Where the legend's line ends: "queue suspended" at 11 px is about 93 px.
+    static let legendEnd: Double = {
+      var lx = 12.0
+      for state in legendStates { lx += 24 + Double(Outcome(state).label.count) * 6.2 }
+      return lx + legendAfterStates.reduce(0, +) + 18 + 96
+    }()
 
     /// Seconds along the top, with light lines down through every row.
     func axis(_ b: inout TextBuffer) {
@@ -198,35 +224,101 @@ public enum SVGTimeline {
       return fixed3(t)
     }
 
-    func queues(_ b: inout TextBuffer) {
+    /// A text on a queue's band: its limit from a moment on, or the word for a suspension.
+    struct BandNote {
+      let queue: Int
+      let x: Double
+      let text: String
+      /// Where a changed limit took effect: a short line down the band.
+      let tick: Double?
+      /// What the text covers (an estimate from its length: no font metrics here).
+      let box: Box
+    }
+
+    /// Each band's texts along the time axis: the limit the queue had from the start and each
+    /// change, and "suspended" inside each suspension wide enough for the word. A text never
+    /// overlaps the one before it: it moves right, and a "suspended" that would leave its
+    /// suspension is left out (the shading and the tooltip still say it).
+    func bandNotes() -> [BandNote] {
+      var out: [BandNote] = []
+      let charWidth = fontSize * 0.6
+      for (q, queue) in p.queues.enumerated() {
+        var wanted: [(x: Double, text: String, until: Double?, tick: Double?)] = []
+        for (i, run) in queue.limitRuns.enumerated() {
+          let at = x(run.time)
+          wanted.append((at + 3, "max " + OpsEngine.limitText(run.limit), nil, i == 0 ? nil : at))
+        }
+        for s in queue.suspensions {
+          wanted.append((x(s.from) + 3, "suspended", x(s.to ?? source.end), nil))
+        }
+        wanted.sort { $0.x < $1.x }
+        var free = -Double.infinity
+        for w in wanted {
+          let left = max(w.x, free)
+          let right = left + Double(w.text.count) * charWidth
+          if let until = w.until, right + 3 > until { continue }
+          let y = bandTop[q]
+          let from = min(left, (w.tick ?? left) - 1)
+          out.append(
+            BandNote(
+              queue: q, x: left, text: w.text, tick: w.tick,
+              box: Box(x0: from, y0: y + 2, x1: right, y1: y + rowHeight)))
+          free = right + 6
+        }
+      }
+      return out
+    }
+
+    func queues(_ b: inout TextBuffer, notes: [BandNote]) {
+      var next = 0
       for (q, queue) in p.queues.enumerated() {
         let y = bandTop[q]
-        b.add("<g>\n<rect x=\"0\"")
+        b.add("<g><title>")
+        b.addXML(queue.name)
+        b.add(": ")
+        b.addXML(queue.historyText)
+        b.add("</title>\n<rect x=\"0\"")
         b.attr("y", y)
         b.attr("width", width)
         b.attr("height", rowHeight + 2)
         b.add(" fill=\"#eceff1\"/>\n")
-        for (i, change) in queue.changes.enumerated() where change.suspended {
-          let end = queue.changes[(i + 1)...].first { !$0.suspended }?.time ?? source.end
+        for s in queue.suspensions {
+          let end = s.to ?? source.end
           b.add("<rect")
-          b.attr("x", x(change.time))
+          b.attr("x", x(s.from))
           b.attr("y", y)
-          b.attr("width", max(x(end) - x(change.time), 1))
+          b.attr("width", max(x(end) - x(s.from), 1))
           b.attr("height", rowHeight + 2)
-          b.add(" fill=\"#b0bec5\" fill-opacity=\"0.6\"><title>suspended</title></rect>\n")
+          b.add(" fill=\"#b0bec5\" fill-opacity=\"0.6\"><title>suspended from ")
+          b.addFixed3(s.from)
+          b.add("s")
+          if let to = s.to {
+            b.add(" to ")
+            b.addFixed3(to)
+            b.add("s")
+          }
+          b.add("</title></rect>\n")
         }
-        var previous = queue.changes.first?.maxConcurrent
-        for change in queue.changes.dropFirst() where change.maxConcurrent != previous {
-          previous = change.maxConcurrent
+        while next < notes.count, notes[next].queue == q {
+          if let tick = notes[next].tick {
+            b.add("<path d=\"M")
+            b.point(tick, y + 2)
+            b.add(" L")
+            b.point(tick, y + rowHeight)
+            b.add("\" stroke=\"#37474f\" stroke-width=\"1\"/>\n")
+          }
           b.add("<text")
-          b.attr("x", x(change.time) + 3)
+          b.attr("x", notes[next].x)
           b.attr("y", y + rowHeight - 2)
-          b.add(" fill=\"#37474f\">max \(change.maxConcurrent.map(String.init) ?? "∞")</text>\n")
+          b.add(" fill=\"#37474f\">")
+          b.addXML(notes[next].text)
+          b.add("</text>\n")
+          next += 1
         }
         b.add("<text x=\"8\"")
         b.attr("y", y + rowHeight - 2)
         b.add(" font-weight=\"bold\">")
-        b.addXML(DotExport.queueLabel(queue))
+        b.addXML(queue.name)
         b.add("</text>\n</g>\n")
       }
     }
@@ -262,14 +354,6 @@ public enum SVGTimeline {
           b.attr("height", bar)
           b.add(" fill=\"\(Outcome(s.state).fill)\"/>\n")
         }
-        if let t = op.cancelledAt {
-          cross(&b, x(t), y + rowHeight / 2, bar / 2)
-          b.add("\n")
-        }
-        if op.state == .finished, !op.errors.isEmpty, !op.cancelled, let t = op.finishedAt {
-          diamond(&b, x(t), y + rowHeight / 2, bar / 2)
-          b.add("\n")
-        }
         b.add("</g>\n")
       }
     }
@@ -301,12 +385,9 @@ public enum SVGTimeline {
     }
 
     /// Dependency arrows (a dependency's finish → its dependent's start) and produced arrows (the
-    /// moment of production → the produced operation's row), drawn over the bars, translucent.
-    func arrows(_ b: inout TextBuffer) {
-      b.add("<g fill=\"none\"")
-      b.attr("stroke-width", large ? 0.6 : 1)
-      b.attr("stroke-opacity", large ? 0.3 : 0.7)
-      b.add(">\n")
+    /// moment of production → the produced operation's row), in the order they are drawn.
+    func arrowPaths() -> [TimelineArrow] {
+      var out: [TimelineArrow] = []
       for op in p.operations {
         guard let top = rowTop[op.index] else { continue }
         let y2 = top + rowHeight / 2
@@ -315,15 +396,94 @@ public enum SVGTimeline {
             guard let j = p.index(ofOperation: d), let from = rowTop[j],
               let finished = p.operations[j].finishedAt
             else { continue }
-            path(
-              &b, x(finished), from + rowHeight / 2, x(start), y2, Palette.dependency, "arrow",
-              dashed: false)
+            out.append(
+              TimelineArrow(
+                x1: x(finished), y1: from + rowHeight / 2, x2: x(start), y2: y2, produced: false))
           }
         }
         if let by = op.producedBy, let j = p.index(ofOperation: by), let from = rowTop[j] {
           let t = op.history.first?.time ?? 0
-          path(&b, x(t), from + rowHeight / 2, x(t), y2, Palette.produced, "produced", dashed: true)
+          out.append(
+            TimelineArrow(x1: x(t), y1: from + rowHeight / 2, x2: x(t), y2: y2, produced: true))
         }
+      }
+      return out
+    }
+
+    /// The arrows, drawn over the bars, translucent.
+    func arrows(_ b: inout TextBuffer, _ arrows: [TimelineArrow]) {
+      b.add("<g fill=\"none\"")
+      b.attr("stroke-width", arrowStroke)
+      b.attr("stroke-opacity", large ? 0.3 : 0.7)
+      b.add(">\n")
+      for a in arrows {
+        if a.produced {
+          path(&b, a, Palette.produced, "produced", dashed: true)
+        } else {
+          path(&b, a, Palette.dependency, "arrow", dashed: false)
+        }
+      }
+      b.add("</g>\n")
+    }
+
+    var arrowStroke: Double { large ? 0.6 : 1 }
+
+    /// The marks with where they go: a cross where each operation was cancelled, a diamond where
+    /// one finished with errors, a triangle where a warning was raised (on its operation's row, or
+    /// on its queue's band), each moved along its row as little as needed to cover no arrow (its
+    /// head included), no text of a band and no other mark.
+    func placedMarks(arrows: [TimelineArrow], notes: [BandNote]) -> [TimelineMark] {
+      let bar = rowHeight - (large ? 3 : 6)
+      let r = bar / 2
+      var marks: [TimelineMark] = []
+      for op in p.operations {
+        guard let top = rowTop[op.index] else { continue }
+        let y = top + rowHeight / 2
+        if let t = op.cancelledAt {
+          marks.append(
+            TimelineMark(kind: .cancel, x: x(t), y: y, r: r, title: op.name + ": " + op.statusLine))
+        }
+        if op.state == .finished, !op.errors.isEmpty, !op.cancelled, let t = op.finishedAt {
+          let title = op.name + ": " + op.statusLine + ": " + op.errors.joined(separator: "; ")
+          marks.append(TimelineMark(kind: .error, x: x(t), y: y, r: r, title: title))
+        }
+      }
+      for w in p.warnings {
+        let onQueue = w.kind == "suspendedQueueIdle" || p.index(ofOperation: w.subject) == nil
+        let y: Double
+        if !onQueue, let i = p.index(ofOperation: w.subject), let top = rowTop[i] {
+          y = top + rowHeight / 2
+        } else if let q = p.index(ofQueue: w.subject) {
+          y = bandTop[q] + (rowHeight + 2) / 2
+        } else {
+          continue
+        }
+        let title = "\(w.subject): ⚠ \(w.kind) at \(fixed3(w.time))s: \(w.message)"
+        marks.append(TimelineMark(kind: .warning, x: x(w.time), y: y, r: r, title: title))
+      }
+      guard !marks.isEmpty else { return marks }
+      var obstacles = arrows.flatMap { $0.covers(stroke: arrowStroke) }
+      obstacles += notes.map(\.box)
+      MarkPlacement.place(
+        &marks, avoiding: obstacles, minX: chartX - r, maxX: width - 4,
+        maxShift: large ? 30 : 60)
+      return marks
+    }
+
+    /// Over everything else, each with its own tooltip.
+    func marks(_ b: inout TextBuffer, _ marks: [TimelineMark]) {
+      guard !marks.isEmpty else { return }
+      b.add("<g>\n")
+      for m in marks {
+        b.add("<g><title>")
+        b.addXML(m.title)
+        b.add("</title>")
+        switch m.kind {
+        case .cancel: cross(&b, m.x + m.dx, m.y, m.r)
+        case .error: diamond(&b, m.x + m.dx, m.y, m.r)
+        case .warning: warningMark(&b, m.x + m.dx, m.y, m.r)
+        }
+        b.add("</g>\n")
       }
       b.add("</g>\n")
     }
@@ -331,23 +491,22 @@ public enum SVGTimeline {
     /// An elbow: down (or up) from the source at the moment it finished, then along the target's
     /// row, over the time it spent waiting, into the moment it started.
     private func path(
-      _ b: inout TextBuffer, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double,
-      _ color: String, _ marker: String, dashed: Bool
+      _ b: inout TextBuffer, _ a: TimelineArrow, _ color: String, _ marker: String, dashed: Bool
     ) {
       b.add("<path d=\"M")
-      b.point(x1, y1)
-      if x2 > x1 + 1 && abs(y2 - y1) > 0.05 {
+      b.point(a.x1, a.y1)
+      if a.elbow {
         b.add(" L")
-        b.point(x1, y2)
+        b.point(a.x1, a.y2)
       }
       b.add(" L")
-      b.point(x2, y2)
+      b.point(a.x2, a.y2)
       b.add("\" stroke=\"\(color)\"" + (dashed ? " stroke-dasharray=\"4 2\"" : ""))
       b.add(" marker-end=\"url(#\(marker))\"/>\n")
     }
 
     private func cross(_ b: inout TextBuffer, _ cx: Double, _ cy: Double, _ r: Double) {
-      b.add("<path d=\"M")
+      b.add("<path class=\"cancel-mark\" d=\"M")
       b.point(cx - r, cy - r)
       b.add(" L")
       b.point(cx + r, cy + r)
@@ -359,7 +518,7 @@ public enum SVGTimeline {
     }
 
     private func diamond(_ b: inout TextBuffer, _ cx: Double, _ cy: Double, _ r: Double) {
-      b.add("<path d=\"M")
+      b.add("<path class=\"error-mark\" d=\"M")
       b.point(cx, cy - r)
       b.add(" L")
       b.point(cx + r, cy)
@@ -368,6 +527,28 @@ public enum SVGTimeline {
       b.add(" L")
       b.point(cx - r, cy)
       b.add(" z\" fill=\"\(Outcome.failed.stroke)\"/>")
+    }
+
+    /// An amber warning triangle with an exclamation mark, within `r` of its centre.
+    private func warningMark(_ b: inout TextBuffer, _ cx: Double, _ cy: Double, _ r: Double) {
+      b.add("<path class=\"warning-mark\" d=\"M")
+      b.point(cx, cy - r)
+      b.add(" L")
+      b.point(cx + r, cy + r)
+      b.add(" L")
+      b.point(cx - r, cy + r)
+      b.add(" z\" fill=\"\(Palette.warningFill)\" stroke=\"\(Palette.warningStroke)\"")
+      b.add(" stroke-width=\"1\" stroke-linejoin=\"round\"/>")
+      guard r >= 4 else { return }
+      b.add("<path d=\"M")
+      b.point(cx, cy - r * 0.3)
+      b.add(" L")
+      b.point(cx, cy + r * 0.35)
+      b.add(" M")
+      b.point(cx, cy + r * 0.6)
+      b.add(" L")
+      b.point(cx, cy + r * 0.75)
+      b.add("\" stroke=\"#3e2723\" stroke-width=\"1.4\"/>")
     }
   }
 }

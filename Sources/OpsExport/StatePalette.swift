@@ -67,4 +67,10 @@ enum Palette {
   static let produced = "#6a1b9a"
   static let child = "#00838f"
   static let condition = "#ef6c00"
+  /// A mutual-exclusivity category and the lines to the operations that share it.
+  static let exclusive = "#ad1457"
+  static let exclusiveFill = "#fce4ec"
+  /// The warning mark of the SVG timeline: an amber triangle with a dark edge.
+  static let warningFill = "#ffca28"
+  static let warningStroke = "#e65100"
 }

@@ -41,4 +41,35 @@ import Testing
       #expect(pipes == 5, "\(line)")
     }
   }
+
+  /// The same words as the graph's labels, in plain text for a printed handout.
+  @Test func cancellationsSayWhenCancelledAndWhenTheWorkStopped() throws {
+    let text = MarkdownHandout.render(try exportSource("tour"))
+    #expect(
+      text.contains(
+        "## Cancellations\n\n- **prefetch** on network: cancelled at 4.000s, stopped at 4.500s\n"
+          + "- **warmCache** on images: cancelled by its timeout at 7.000s, stopped at 8.000s "
+          + "(errors: timed out after 5s)\n"))
+    // The graph's node says it too.
+    #expect(text.contains("prefetch<br/>cancelled at 4.000s, stopped at 4.500s"))
+    #expect(!text.contains("finished, cancelled at"))
+    let endings = MarkdownHandout.render(exportSource(HandoutScenarios.endings))
+    #expect(endings.contains("- **abrupt** on work: cancelled and stopped at 3.000s\n"))
+    #expect(endings.contains("- **waiter** on work: cancelled at 2.000s, never ran\n"))
+    let early = MarkdownHandout.render(try exportSource("tour", until: 4.2))
+    #expect(
+      early.contains("- **prefetch** on network: executing since 0.000s, cancelled at 4.000s\n"))
+    let none = MarkdownHandout.render(try exportSource("tour", until: 3))
+    #expect(!none.contains("## Cancellations"))
+  }
+
+  @Test func queuesSayTheirLimitAndSuspensionsOverTime() throws {
+    let text = MarkdownHandout.render(try exportSource("tour"))
+    #expect(
+      text.contains(
+        "## Queues\n\n- **network**: max 2, 3 from 12.000s; suspended from 6.000s to 10.000s\n"
+          + "- **images**: max ∞\n- **ui**: max 1\n"))
+    let early = MarkdownHandout.render(try exportSource("tour", until: 8))
+    #expect(early.contains("- **network**: max 2; suspended from 6.000s\n"))
+  }
 }
