@@ -3,9 +3,10 @@ import OpsEngine
 import OpsScenarios
 
 /// `play --save-actions FILE`: the scenario with the run's key commands added to its `actions:`, so a
-/// prepared demo replays itself. The scenario's own actions are kept; the top-level `actions:` block
-/// of its text is replaced by one list of both, in time order (key commands after scripted ones at the
-/// same time, as they happened).
+/// prepared demo replays itself. The top-level `actions:` block of its text is replaced by one list:
+/// the scenario's own actions first, in their order (moments name them by index), then the key
+/// commands (actions at one time run in file order, so a key command runs after the scripted ones of
+/// its time, as it happened).
 enum ActionsFile {
   static func text(scenarioText: String, own: [ScenarioAction], keys: [ScenarioAction]) -> String {
     var lines = scenarioText.components(separatedBy: "\n")
@@ -21,11 +22,9 @@ enum ActionsFile {
       lines.removeSubrange(start..<end)
     }
     while lines.last?.isEmpty == true { lines.removeLast() }
-    let all = (own.map { ($0, false) } + keys.map { ($0, true) }).enumerated().sorted {
-      ($0.element.0.at, $0.offset) < ($1.element.0.at, $1.offset)
-    }
+    let all = own.map { ($0, false) } + keys.map { ($0, true) }
     lines.append("actions:")
-    for (_, (action, fromKey)) in all {
+    for (action, fromKey) in all {
       lines.append("  - " + yaml(action) + (fromKey ? "   # key" : ""))
     }
     return lines.joined(separator: "\n") + "\n"

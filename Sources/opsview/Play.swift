@@ -99,5 +99,16 @@ struct Play: ParsableCommand {
       throw Exit.scenarioError
     }
     printError("opsview: wrote \(scenario.actions.count + keys.count) actions to \(path)")
+    // The keys changed the run: a caption may no longer be true of it. Say so now, not in front of
+    // a room.
+    if let saved = try? ScenarioLoader.parse(out, file: path, defaultID: scenario.id) {
+      let stale = saved.momentProblems()
+      if !stale.isEmpty {
+        printError(
+          "opsview: \(stale.count) claim\(stale.count == 1 ? "" : "s") of its moments no longer "
+            + "hold\(stale.count == 1 ? "s" : "") with your keys; `opsview check \(path)` lists "
+            + "them: edit those captions before you play it to a room")
+      }
+    }
   }
 }
