@@ -97,4 +97,117 @@ struct WorkshopEndToEndTests {
     try session.send("q")
     #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
   }
+
+  /// The rows inside the quiz's box, borders dropped.
+  private func quizBox(_ screen: String) -> [Substring] {
+    let lines = screen.split(separator: "\n")
+    guard let top = lines.firstIndex(where: { $0.hasPrefix("┌─ Predict") }) else { return [] }
+    return lines[(top + 1)...].prefix { !$0.hasPrefix("└") }.map { $0.dropFirst().dropLast() }
+  }
+
+  /// docs/WORKSHOP.md at the tour's third moment: select login and press s, in the presenter at
+  /// 80×24. A rehearsal found s refused there ("works in the board view") and l then Esc dropping
+  /// the caption.
+  @Test func atTheToursThirdMomentKeysActInThePresenterAndTheCaptionStays() throws {
+    let binary = try #require(OpsviewBinary.path, "run `swift build` first")
+    let session = try TmuxSession(
+      width: 80, height: 24,
+      command: TmuxSession.wrapped(
+        binary, ["play", "tour", "--present", "--paused", "--speed", "20"]))
+    try #require(session.waitFor("State machine"), "screen:\n\(session.capture())")
+    for n in 1...3 {
+      try session.send("m")
+      try #require(session.waitFor("Moment \(n) of 4"), "screen:\n\(session.capture())")
+    }
+    var selected = false
+    for _ in 0..<16 where !selected {
+      try session.send("Down")
+      selected = session.waitUntil(timeout: .seconds(2)) { $0.contains("State machine · login") }
+    }
+    #expect(selected, "screen:\n\(session.capture())")
+    #expect(!session.capture().contains("works in the board view"))
+    try session.send("s")
+    let resumed = try #require(
+      session.settled { $0.contains(" s  network resumed: nothing was waiting to start") },
+      "screen:\n\(session.capture())")
+    #expect(resumed.contains("Moment 3 of 4"), "screen:\n\(resumed)")
+    try session.send("s")
+    let suspended = try #require(
+      session.settled { $0.contains(" s  network suspended: nothing new starts") },
+      "screen:\n\(session.capture())")
+    #expect(suspended.contains("Moment 3 of 4"), "screen:\n\(suspended)")
+    // The effect wraps, never cut with an ellipsis.
+    let words = suspended.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(
+      words.contains("fetchAvatar and fetchComments keep running"), "screen:\n\(suspended)")
+    // The log opened from the caption: Esc comes back to the caption over the presenter.
+    try session.send("l")
+    #expect(session.waitFor("Event log"), "screen:\n\(session.capture())")
+    try session.send("Escape")
+    let back = try #require(
+      session.settled { $0.contains("Moment 3 of 4") }, "screen:\n\(session.capture())")
+    #expect(back.contains("State machine"), "screen:\n\(back)")
+    try session.send("q")
+    #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
+  }
+
+  /// A rehearsal at 60×16: three of four choices shown (the right one hidden) and `opsquiz 0/0`.
+  @Test func theQuizFitsAt60x16WithEveryChoice() throws {
+    let binary = try #require(OpsviewBinary.path, "run `swift build` first")
+    let session = try TmuxSession(
+      width: 60, height: 16,
+      command: TmuxSession.wrapped(binary, ["play", "tour", "--paused", "--quiz"]))
+    try #require(session.waitFor("quiz 0/0"), "screen:\n\(session.capture())")
+    try session.send(".")
+    let asking = try #require(
+      session.settled { $0.contains("Predict · score 0/0") }, "screen:\n\(session.capture())")
+    let box = quizBox(asking)
+    for n in 1...4 {
+      #expect(box.contains { $0.contains(" \(n)  ") }, "choice \(n):\n\(asking)")
+    }
+    #expect(asking.contains("1-4"), "screen:\n\(asking)")
+    #expect(asking.hasPrefix(" opsview │ "), "screen:\n\(asking)")
+    try session.send("4")
+    let revealed = try #require(
+      session.settled { $0.contains("Revealed · score") }, "screen:\n\(session.capture())")
+    #expect(revealed.hasPrefix(" opsview │ "), "screen:\n\(revealed)")
+    #expect(!revealed.contains("opsquiz"), "screen:\n\(revealed)")
+    try session.send("Escape", "q")
+    #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
+  }
+
+  /// A rehearsal: below the minimum size the clock played on and keys acted, unseen.
+  @Test func belowTheMinimumSizeTheClockHoldsAndKeysWait() throws {
+    let binary = try #require(OpsviewBinary.path, "run `swift build` first")
+    // At 1× the tour's first moment is at 4s.
+    let session = try TmuxSession(
+      width: 80, height: 24,
+      command: TmuxSession.wrapped(binary, ["play", "tour", "--speed", "1"]))
+    try #require(session.waitFor("▶ playing"), "screen:\n\(session.capture())")
+    try session.resize(width: 40, height: 12)
+    try #require(session.waitFor("needs at least"), "screen:\n\(session.capture())")
+    #expect(session.waitFor("keys wait"), "screen:\n\(session.capture())")
+    try session.send("s")
+    #expect(session.waitFor("'s' did nothing"), "screen:\n\(session.capture())")
+    // Longer than the 4s the clock would need to reach the first moment if it ran: it must not.
+    Thread.sleep(forTimeInterval: 5)
+    try session.resize(width: 80, height: 24)
+    var back = ""
+    #expect(
+      session.waitUntil {
+        back = $0
+        return $0.contains(" opsview │")
+      }, "screen:\n\(session.capture())")
+    let header = back.split(separator: "\n").first ?? ""
+    let clock = header.split(separator: " ").firstIndex(of: "t").map {
+      Double(header.split(separator: " ")[$0 + 1].dropLast()) ?? 99
+    }
+    #expect((clock ?? 99) < 4, "the clock held while the window was small: \(header)")
+    #expect(!back.contains("Moment 1 of 4"), "screen:\n\(back)")
+    #expect(!back.contains("suspended"), "s waited: screen:\n\(back)")
+    // Playing goes on as it was: on to the first moment.
+    #expect(session.waitFor("Moment 1 of 4"), "screen:\n\(session.capture())")
+    try session.send("q")
+    #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
+  }
 }

@@ -97,3 +97,56 @@ struct PlaybackTests {
 private struct ReloadError: Error, CustomStringConvertible {
   var description: String { "line 3: broken on purpose" }
 }
+
+/// A rehearsal found the clock playing on, and keys acting, while the board said it needed more
+/// room: nothing of it was on screen.
+@Suite("Below the minimum size the clock holds and keys wait")
+struct TooSmallHoldTests {
+  @Test func theClockHoldsKeysWaitAndPlayingGoesOnAsItWasOnceTheSizeIsBack() {
+    let s = builtInSession("tour", paused: false)
+    s.tick(elapsed: 1)
+    let now = s.model.now
+    let shown = s.log.count
+    #expect(now > 0)
+    let small = screenText(s, 50, 12)
+    #expect(small.contains("needs at least 60×16"), "\(small)")
+    #expect(small.contains("keys wait"), "\(small)")
+    #expect(s.nextFrameDelay == nil, "nothing animates: the terminal waits for a key or a resize")
+    s.tick(elapsed: 5)
+    #expect(s.model.now == now, "the clock holds")
+    #expect(s.log.count == shown, "no event is revealed")
+    // Keys wait (the small screen names the last one); redraw and resize do not quit.
+    press(s, .character("s"), .character(" "), .character("P"), .character("?"), .ctrl("l"))
+    press(s, .resize)
+    #expect(s.model.queue(named: "network")?.suspended == false)
+    #expect(!s.paused)
+    #expect(s.view == .board)
+    #expect(!s.helpVisible)
+    #expect(screenText(s, 50, 12).contains("did nothing"))
+    s.tick(elapsed: 5)
+    #expect(s.model.now == now)
+    // q still quits.
+    #expect(!s.handle(.character("q")))
+    // The size is back: playing goes on from where it was.
+    let back = screenText(s, 80, 24)
+    #expect(back.contains("▶ playing"), "\(back)")
+    #expect(!back.contains("did nothing"))
+    #expect(s.nextFrameDelay != nil)
+    s.tick(elapsed: 0.5)
+    #expect(s.model.now > now)
+    #expect(s.model.now < now + 0.5 * s.speed + 1e-9)
+  }
+
+  @Test func aPausedBoardStaysPausedAndAQuestionStaysAsked() {
+    let s = builtInSession("tour")
+    s.setQuiz(true)
+    press(s, .character("."))
+    let q = s.quizQuestion
+    #expect(q != nil)
+    _ = screenText(s, 59, 16)
+    press(s, .enter, .character("1"), .escape)
+    _ = screenText(s, 60, 16)
+    #expect(s.quizQuestion == q, "the question waits for its answer")
+    #expect(s.paused)
+  }
+}

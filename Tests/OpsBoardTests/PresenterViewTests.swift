@@ -127,3 +127,88 @@ struct PresenterMomentTests {
     #expect(!text.contains("─ Log"), "\(text)")
   }
 }
+
+/// A rehearsal found w, g, l or n then Esc left the presenter for the board for good.
+@Suite("Presenter: the views opened from it return to it")
+struct PresenterReturnTests {
+  @Test(arguments: ["w", "g", "l", "n", "t"])
+  func escFromAViewOpenedInThePresenterReturnsToIt(_ key: String) {
+    let s = builtInSession("tour")
+    s.advance(by: 4.5)
+    s.present()
+    press(s, .character(Character(key)))
+    #expect(s.view != .presenter, "\(key): \(s.status?.text ?? "")")
+    press(s, .escape)
+    #expect(s.view == .presenter, "\(key)")
+    #expect(screenText(s, 80, 24).contains("State machine"))
+    // Its key again closes it the same way; from one view to another, Esc still comes back.
+    press(s, .character(Character(key)), .character(Character(key)))
+    #expect(s.view == .presenter, "\(key) twice")
+    press(s, .character(Character(key)), .character(key == "g" ? "l" : "g"), .escape)
+    #expect(s.view == .presenter, "\(key) then another view")
+    press(s, .escape)
+    #expect(s.view == .board)
+  }
+
+  @Test func theDetailOfALogOpenedInThePresenterComesBackThroughTheLog() {
+    let s = builtInSession("tour")
+    s.advance(by: 4.5)
+    s.present()
+    press(s, .character("g"), .enter)
+    #expect(s.view == .detail)
+    press(s, .escape)
+    #expect(s.view == .graph)
+    press(s, .escape)
+    #expect(s.view == .presenter)
+  }
+
+  @Test func aMomentOverThePresenterReturnsThroughTheViewsOpenedFromIt() throws {
+    let s = momentSession(try #require(Catalog.named("tour")), paused: true)
+    s.present()
+    s.advance(by: 100)
+    #expect(s.currentMoment?.index == 0)
+    for key in ["w", "g", "l", "n"] {
+      press(s, .character(Character(key)))
+      press(s, .escape)
+      #expect(s.view == .moment, "\(key)")
+      let text = screenText(s, 80, 24)
+      #expect(text.contains("Moment 1 of 4") && text.contains("State machine"), "\(key): \(text)")
+    }
+    press(s, .escape)
+    #expect(s.view == .presenter)
+  }
+
+  @Test func aMomentReachedWhileTheLogOpenedInThePresenterIsShownGoesOverThePresenter() throws {
+    let s = momentSession(try #require(Catalog.named("tour")), paused: true)
+    s.present()
+    press(s, .character("l"), .character(" "))
+    s.advance(by: 100)
+    #expect(s.currentMoment?.index == 0)
+    #expect(screenText(s, 80, 24).contains("State machine"))
+    press(s, .escape)
+    #expect(s.view == .presenter)
+  }
+}
+
+@Suite("Presenter: the last key's effect and the why text wrap, never cut, at 80×24")
+struct PresenterWrapTests {
+  @Test func aLongEffectWrapsUnderItselfAndTheStateMachineStays() {
+    let s = builtInSession("tour")
+    s.advance(by: 6.5)
+    s.present()
+    s.select(operation: "upload")
+    s.select(queue: "network")
+    press(s, .character("s"), .character("s"))
+    let effect = try! #require(s.lastKeyEffect)
+    #expect(effect.hasSuffix("fetchAvatar and fetchComments keep running"), "\(effect)")
+    let text = screenText(s, 80, 24)
+    let joined = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .joined(separator: " ").split(separator: " ").joined(separator: " ")
+    #expect(
+      joined.contains(effect.replacingOccurrences(of: "s — ", with: "s ")),
+      "the whole effect: \(effect)\n\(text)")
+    #expect(text.contains("why upload"), "\(text)")
+    #expect(text.contains("◎ ready"), "the state machine: \(text)")
+    assertSnapshot(of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "80x24")
+  }
+}

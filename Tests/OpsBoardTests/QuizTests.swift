@@ -314,3 +314,108 @@ struct QuizTests {
       of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "presenter-asking")
   }
 }
+
+/// The rows inside the quiz's box, without its borders, joined and with single spaces.
+private func quizBoxText(_ screen: String) -> (rows: [String], joined: String) {
+  var rows: [String] = []
+  var inside = false
+  for line in screen.split(separator: "\n") {
+    if line.hasPrefix("┌─ Predict") || line.hasPrefix("┌─ Revealed") {
+      inside = true
+    } else if inside, line.hasPrefix("└") {
+      break
+    } else if inside {
+      rows.append(String(line.dropFirst().dropLast()))
+    }
+  }
+  let joined = rows.joined(separator: " ").split(separator: " ").joined(separator: " ")
+  return (rows, joined)
+}
+
+private func singleSpaced(_ text: String) -> String {
+  text.split(separator: " ").joined(separator: " ")
+}
+
+/// Rehearsal: at 60×16 the quiz showed three of four choices (the right one hidden) and the header
+/// ran into itself (`opsquiz 0/0`); at 80×24 a reveal's sentences were cut ("…the work noticed at
+/// its c…") and the header lost the scenario's title.
+@Suite("Quiz: the question, every choice and the reveal fit, at 60×16 and 80×24")
+struct QuizFitTests {
+  @Test(arguments: Catalog.names.filter { $0 != "stress" })
+  func everyChoiceAndTheWholeRevealAreOnScreen(_ name: String) {
+    let s = builtInSession(name)
+    s.setQuiz(true)
+    var asked = 0
+    var steps = 0
+    while asked < 12, steps < 400, !s.isOver {
+      steps += 1
+      press(s, .character("."))
+      guard let q = s.quizQuestion else { continue }
+      asked += 1
+      for (w, h) in [(60, 16), (80, 24)] {
+        let screen = screenText(s, w, h)
+        let box = quizBoxText(screen)
+        #expect(box.joined.contains(singleSpaced(q.prompt)), "\(name) \(w)x\(h):\n\(screen)")
+        for (i, choice) in q.choices.enumerated() {
+          #expect(
+            box.joined.contains("\(i + 1) \(singleSpaced(choice))"),
+            "\(name) \(w)x\(h): choice \(i + 1) \(choice):\n\(screen)")
+        }
+        #expect(!box.rows.contains { $0.contains("…") }, "\(name) \(w)x\(h):\n\(screen)")
+      }
+      press(s, asked % 2 == 0 ? .enter : .character("2"))
+      guard let reveal = s.quizReveal else { continue }
+      for (w, h) in [(60, 16), (80, 24)] {
+        let screen = screenText(s, w, h)
+        let box = quizBoxText(screen)
+        #expect(
+          box.joined.contains(singleSpaced(reveal.question.explanation)),
+          "\(name) \(w)x\(h):\n\(screen)")
+        #expect(
+          box.joined.contains(singleSpaced(reveal.question.choices[reveal.question.answer])),
+          "\(name) \(w)x\(h):\n\(screen)")
+        // What changed is shown whole or not at all: nothing in the box is cut.
+        #expect(!box.rows.contains { $0.contains("…") }, "\(name) \(w)x\(h):\n\(screen)")
+      }
+      press(s, .escape)
+    }
+    #expect(asked > 0, "\(name): no question asked")
+  }
+
+  @Test func theHeaderKeepsTheTitleAt80ColumnsAndNeverRunsIntoItselfAt60() {
+    for name in Catalog.names {
+      let s = builtInSession(name)
+      s.setQuiz(true)
+      press(s, .character("."))  // a question: quiz 0/0, and events to show
+      for width in 60...100 {
+        let header = String(screenLines(s, width, 24)[0])
+        #expect(header.hasPrefix(" opsview │ "), "\(name) at \(width): \(header)")
+        #expect(header.contains("quiz 0/0"), "\(name) at \(width): \(header)")
+        #expect(header.contains(" t \(clockText(s.model.now))s"), "\(name) at \(width): \(header)")
+        if width >= 80 {
+          let title = s.title.prefix(20)
+          #expect(header.contains(title), "\(name) at \(width): \(header)")
+        }
+      }
+    }
+  }
+
+  @Test func theRevealOfACooperativeCancelIsWholeAt80x24() throws {
+    // The tour's prefetch checks isCancelled every 0.5s: its reveal's cause is long.
+    let s = builtInSession("tour")
+    s.setQuiz(true)
+    var seen = false
+    for _ in 0..<300 where !seen && !s.isOver {
+      press(s, .character("."))
+      guard let q = s.quizQuestion else { continue }
+      press(s, .enter)
+      let screen = screenText(s, 80, 24)
+      let box = quizBoxText(screen)
+      #expect(box.joined.contains(singleSpaced(q.explanation)), "\(screen)")
+      #expect(!box.rows.contains { $0.contains("…") }, "\(screen)")
+      seen = q.explanation.contains("prefetch") || box.joined.contains("prefetch")
+      press(s, .escape)
+    }
+    #expect(seen)
+  }
+}

@@ -21,12 +21,16 @@ public struct KeyMap: Sendable {
 
   public func bindings(in scope: KeyScope) -> [KeyBinding] { scopes[scope] ?? [] }
 
-  /// What an input does in a view: the view's binding, else the global one; with help open, only
-  /// help's. Returns the scope it was found in, too.
-  public func binding(for input: KeyInput, in view: BoardView, helpOpen: Bool = false)
+  /// What an input does in a view: the view's binding, else the binding of the view `beneath` it
+  /// (the board or the presenter under a moment's caption), else the global one; with help open,
+  /// only help's. Returns the scope it was found in, too.
+  public func binding(
+    for input: KeyInput, in view: BoardView, beneath: BoardView? = nil, helpOpen: Bool = false
+  )
     -> (binding: KeyBinding, scope: KeyScope)?
   {
-    let order: [KeyScope] = helpOpen ? [.help] : [.view(view), .global]
+    let order: [KeyScope] =
+      helpOpen ? [.help] : [.view(view)] + (beneath.map { [.view($0)] } ?? []) + [.global]
     for scope in order {
       if let b = bindings(in: scope).first(where: { $0.keys.contains { $0.matches(input) } }) {
         return (b, scope)
@@ -35,9 +39,13 @@ public struct KeyMap: Sendable {
     return nil
   }
 
-  /// The binding of an action as a view sees it (its own first, then the global one).
-  public func binding(for action: BoardAction, in view: BoardView) -> KeyBinding? {
+  /// The binding of an action as a view sees it (its own first, then that of the view beneath it,
+  /// then the global one).
+  public func binding(for action: BoardAction, in view: BoardView, beneath: BoardView? = nil)
+    -> KeyBinding?
+  {
     bindings(in: .view(view)).first { $0.action == action }
+      ?? beneath.flatMap { b in bindings(in: .view(b)).first { $0.action == action } }
       ?? bindings(in: .global).first { $0.action == action }
   }
 
@@ -58,11 +66,14 @@ public struct KeyMap: Sendable {
   }
 
   /// The footer's items for a view; adjacent bindings with the same word merge (`+/- limit`).
-  public func footerItems(for view: BoardView, ascii: Bool) -> [FooterItem] {
+  public func footerItems(for view: BoardView, beneath: BoardView? = nil, ascii: Bool)
+    -> [FooterItem]
+  {
     let pinned = bindings(in: .global).filter(\.pinned).map(\.action)
     var items: [FooterItem] = []
     for action in (footers[view] ?? []) + pinned {
-      guard let b = binding(for: action, in: view), let word = b.footer, let key = b.keys.first
+      guard let b = binding(for: action, in: view, beneath: beneath), let word = b.footer,
+        let key = b.keys.first
       else { continue }
       let label = key.label(ascii: ascii)
       if let last = items.last, last.label == word {

@@ -91,7 +91,9 @@ extension BoardSession {
         "replaying the past: Space resumes first, then m plays on to the next moment", .rejected)
       return
     }
-    if ui.view == .moment { ui.view = ui.returnView }
+    if ui.view == .moment { back() }
+    // A view opened from the caption no longer returns to it.
+    ui.trail.removeAll { $0 == .moment }
     if moments.hasWaiting {
       presentWaitingMoment()
       return

@@ -7,6 +7,9 @@ extension BoardView {
 
 /// A teaching moment on screen: the board as it is at that moment, with the caption in a box over
 /// the log. Continuing (m, or Space here) closes it and plays on; Esc closes it and stays paused.
+/// The keys of the view under the caption (the board's or the presenter's: selection, suspend, the
+/// limit, cancel) act as they do there, and the caption stays; a view opened here (Enter, l, g)
+/// returns here.
 struct MomentView: ViewComponent {
   static let id = BoardView.moment
   static let title = "At a teaching moment"
@@ -19,7 +22,10 @@ struct MomentView: ViewComponent {
       .openDetail, [.key(.enter)], "details of the selected operation (Esc comes back here)",
       group: .views),
   ]
-  static let footer: [BoardAction] = [.nextMoment, .step, .back, .eventBack, .eventForward]
+  /// The view underneath gives `↑↓` and `s` (they are dropped first when the footer is short).
+  static let footer: [BoardAction] = [
+    .nextMoment, .up, .down, .step, .back, .eventBack, .eventForward, .suspendResume,
+  ]
 
   /// Index into the scenario's moments, and how many there are.
   var index = 0
@@ -42,30 +48,46 @@ struct MomentView: ViewComponent {
   mutating func perform(_ action: BoardAction, input: KeyInput, _ context: inout ViewContext)
     -> Bool
   {
-    false
+    // Its own keys are the session's; the rest belong to the view under the caption.
+    if Self.bindings.contains(where: { $0.action == action }) { return false }
+    return overPresenter
+      ? presenter.perform(action, input: input, &context)
+      : board.perform(action, input: input, &context)
   }
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
     if overPresenter {
-      presenter.draw(r, &renderer, &shared)
+      // Between the state machine and the last key's line: the effect of a key pressed here and
+      // the why text stay in view under the caption.
+      let width = min(r.width, 100)
+      let lines = renderer.momentCaptionLines(self, width: width - 4)
+      let height =
+        min(lines.count + claims.count, max(1, r.height - PresenterView.minimumTableRows - 6)) + 2
+      let gap = presenter.draw(r, &renderer, &shared, leaving: height)
+      renderer.drawMomentCaption(
+        self, lines, in: Rect(x: gap.x, y: gap.y, width: width, height: gap.height))
     } else {
+      // Over the log; a caption taller than the log pushes the why lines up, not under it.
+      let width = min(BoardLayout.mainWidth(screenWidth: r.width), 100)
+      let lines = renderer.momentCaptionLines(self, width: width - 4)
+      let height = min(lines.count + claims.count, max(1, r.height - 6)) + 2
+      board.bottomCover = height
       board.draw(r, &renderer, &shared)
+      renderer.drawMomentCaption(
+        self, lines, in: Rect(x: r.x, y: r.maxY - height, width: width, height: height))
     }
-    renderer.drawMomentCaption(self, in: r)
   }
 }
 
 extension BoardRenderer {
-  /// The caption in a box at the bottom of `r`, as wide as the main column allows.
-  mutating func drawMomentCaption(_ moment: MomentView, in r: Rect) {
-    // Over the main column only: the side column (state machine) stays visible.
-    let boxWidth = min(BoardLayout.mainWidth(screenWidth: r.width), 100)
-    let textWidth = boxWidth - 4
-    let text = TextWrap.reflow(moment.caption)
-    let lines = TextWrap.wrap(text.replacingBackticks(), width: textWidth)
-    let spans = TextWrap.codeSpans(text)
-    // Each claim with whether it holds in this run: a key pressed at the moment may undo one.
-    let facts = moment.claims.map { claim -> (String, Bool) in
+  /// The caption wrapped to `width`, in full (code spans without their backticks).
+  func momentCaptionLines(_ moment: MomentView, width: Int) -> [String] {
+    TextWrap.wrap(TextWrap.reflow(moment.caption).replacingBackticks(), width: width)
+  }
+
+  /// Each claim with whether it holds in this run: a key pressed at the moment may undo one.
+  func momentFacts(_ moment: MomentView) -> [(text: String, holds: Bool)] {
+    moment.claims.map { claim in
       let failure = claim.failure(in: model.projection, run: moment.timeline)
       let mark = failure == nil ? (ascii ? "+" : "✓") : (ascii ? "x" : "✗")
       return (
@@ -73,23 +95,25 @@ extension BoardRenderer {
         failure == nil
       )
     }
-    let room = max(1, r.height / 2 - 2)
-    let shown = min(lines.count, room)
-    let factsShown = min(facts.count, max(0, room - shown))
-    let height = shown + factsShown + 2
-    let box = Rect(x: r.x, y: r.maxY - height, width: boxWidth, height: height)
+  }
+
+  /// The caption's box: its title, the key that continues, as many lines as the box holds, the
+  /// caption first and then its claims.
+  mutating func drawMomentCaption(_ moment: MomentView, _ lines: [String], in box: Rect) {
+    let spans = TextWrap.codeSpans(TextWrap.reflow(moment.caption))
     let title =
       "Moment \(moment.index + 1) of \(moment.count) · \(clockText(moment.time))s"
     canvas.box(box, title: title, style: .title)
     let key = keyMap.keyLabel(.nextMoment, in: .moment, ascii: ascii) ?? "m"
     canvas.putRight(" \(key) continues ", maxX: box.maxX - 2, y: box.y, style: .title)
-    for (i, line) in lines.prefix(shown).enumerated() {
-      drawMarkedLine(line, spans: spans, x: box.x + 2, y: box.y + 1 + i, width: textWidth)
+    let room = max(0, box.height - 2)
+    for (i, line) in lines.prefix(room).enumerated() {
+      drawMarkedLine(line, spans: spans, x: box.x + 2, y: box.y + 1 + i, width: box.width - 4)
     }
-    for (i, fact) in facts.prefix(factsShown).enumerated() {
+    for (i, fact) in momentFacts(moment).prefix(max(0, room - lines.count)).enumerated() {
       canvas.put(
-        fact.0, x: box.x + 2, y: box.y + 1 + shown + i, width: textWidth,
-        style: fact.1 ? .good : .bad)
+        fact.text, x: box.x + 2, y: box.y + 1 + lines.count + i, width: box.width - 4,
+        style: fact.holds ? .good : .bad)
     }
   }
 }

@@ -3,8 +3,11 @@ import OpsEngine
 extension BoardRenderer {
   /// `why rateApp: waiting for the Alert exclusivity lock held by banner`, from the engine's
   /// projection, wrapped under its text onto as many rows as it needs (the layout gives them, up to
-  /// `BoardLayout.maximumExplanationRows`; a longer one ends in …). Each line is styled pieces.
-  func explanationLines(_ shared: SharedState, width: Int) -> [Pieces] {
+  /// `maxRows`, by default `BoardLayout.maximumExplanationRows`; a longer one ends in …). Each line
+  /// is styled pieces.
+  func explanationLines(
+    _ shared: SharedState, width: Int, maxRows: Int = BoardLayout.maximumExplanationRows
+  ) -> [Pieces] {
     let lead = "why "
     if let op = shared.selectedRow(in: model) {
       let head = op.name + ": "
@@ -12,7 +15,7 @@ extension BoardRenderer {
       // Every line is as wide as the first: the rest hang under the text, not under "why".
       var lines = TextWrap.wrap(
         Self.explanation(of: op, in: model), width: max(10, width - 2 - indent))
-      let cap = BoardLayout.maximumExplanationRows
+      let cap = max(1, maxRows)
       if lines.count > cap {
         lines = Array(lines.prefix(cap))
         lines[cap - 1] = String(lines[cap - 1].prefix(max(1, width - 4))) + " …"

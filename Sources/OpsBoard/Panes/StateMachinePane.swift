@@ -99,6 +99,8 @@ enum StateMachineDiagram {
     ]
     let flagY = r.y + diagramHeight + 1
     let twoPerRow = r.width < 78
+    // A short rect (the presenter at 80×24 with a caption) keeps the diagram and drops these.
+    guard flagY + (twoPerRow ? 2 : 1) <= r.maxY else { return }
     for (i, item) in items.enumerated() {
       let x = twoPerRow ? r.x + 1 + (i % 2) * 19 : r.x + 1 + i * 19
       let y = twoPerRow ? flagY + i / 2 : flagY
@@ -111,8 +113,10 @@ enum StateMachineDiagram {
       let y = flagY + (twoPerRow ? 2 : 1)
       let oneLine = "last: \(move) at \(clockText(l.time))s"
       if oneLine.count <= r.width - 1 {
+        guard y < r.maxY else { return }
         canvas.put(oneLine, x: r.x + 1, y: y, width: r.width - 1, style: style)
       } else {
+        guard y + 1 < r.maxY else { return }
         canvas.put(
           "last transition, at \(clockText(l.time))s:", x: r.x + 1, y: y, width: r.width - 1,
           style: style)

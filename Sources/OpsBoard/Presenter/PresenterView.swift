@@ -51,19 +51,41 @@ struct PresenterView: ViewComponent {
     return false
   }
 
+  /// The table keeps at least its title, its header and this many rows.
+  static let minimumTableRows = 4
+
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
-    // The why text first: in full, as many rows as it needs (up to a third of the screen).
-    let why = renderer.explanationLines(shared, width: r.width)
-    let whyRows = min(why.count, max(2, r.height / 3))
-    // The last key and its effect, above the why text, so the room hears what was just done.
+    draw(r, &renderer, &shared, leaving: 0)
+  }
+
+  /// Draws the layout with `reserved` rows left blank under the table and the state machine, above
+  /// the last key's line and the why text (a moment's caption goes there, so neither is covered);
+  /// returns those rows.
+  @discardableResult
+  mutating func draw(
+    _ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState, leaving reserved: Int
+  ) -> Rect {
+    // The why text and the last key's effect in full, wrapped, never cut: the table and the state
+    // machine take the rest (the table at least its title, header and a few rows).
+    let why = renderer.explanationLines(shared, width: r.width, maxRows: .max)
+    // ` s ` reversed, a space, then the effect: it wraps under itself.
     let keyLines =
       renderer.lastKey.map { TextWrap.wrap($0.effect, width: r.width - 4 - $0.key.count) } ?? []
-    // Two rows where there is room; at 80×24 one, so the state machine still fits.
-    let keyRows = min(keyLines.count, r.height >= 26 ? 2 : 1)
-    let top = Rect(x: r.x, y: r.y, width: r.width, height: r.height - whyRows - keyRows)
+    let room = max(0, r.height - reserved - Self.minimumTableRows - 2)
+    var keyRows = keyLines.count
+    var whyRows = why.count
+    if keyRows + whyRows > room {
+      keyRows = min(keyLines.count, max(1, room - why.count))
+      whyRows = min(why.count, max(1, room - keyRows))
+    }
+    let top = Rect(
+      x: r.x, y: r.y, width: r.width, height: max(0, r.height - reserved - whyRows - keyRows))
     let machineWidth = max(StateMachineDiagram.minimumWidth + 2, min(50, r.width * 55 / 100))
-    // The diagram's last row is a blank margin: at 80×24 the key line may take it.
-    let showMachine = top.width - machineWidth >= 30 && top.height >= StateMachineDiagram.height
+    // The diagram always whole; its title, flags and last move where there is room (at 80×24 with a
+    // caption and a two-line effect, the selected row of the table says which operation it is).
+    let showMachine =
+      top.width - machineWidth >= 30 && top.height >= StateMachineDiagram.diagramHeight
+    let titled = top.height > StateMachineDiagram.diagramHeight
     let tableWidth = showMachine ? top.width - machineWidth - 1 : top.width
     renderer.drawOperations(
       Rect(x: top.x, y: top.y, width: tableWidth, height: top.height), shared, scroll: &scroll)
@@ -71,28 +93,34 @@ struct PresenterView: ViewComponent {
       let x = top.x + tableWidth + 1
       for y in top.y..<top.maxY { renderer.canvas.set("│", x: x - 1, y: y, style: .rule) }
       let op = shared.selectedRow(in: renderer.model)
-      renderer.canvas.titleRule(
-        "State machine" + (op.map { " · \($0.name)" } ?? ""),
-        in: Rect(x: x, y: top.y, width: machineWidth, height: 1))
+      var y = top.y
+      if titled {
+        renderer.canvas.titleRule(
+          "State machine" + (op.map { " · \($0.name)" } ?? ""),
+          in: Rect(x: x, y: y, width: machineWidth, height: 1))
+        y += 1
+      }
       StateMachineDiagram.draw(
-        op, in: Rect(x: x, y: top.y + 1, width: machineWidth, height: StateMachineDiagram.height),
+        op,
+        in: Rect(
+          x: x, y: y, width: machineWidth, height: min(StateMachineDiagram.height, top.maxY - y)),
         canvas: &renderer.canvas)
     }
     // Below the table and the diagram: cleared first, so nothing drawn above runs into it.
     renderer.canvas.fill(Rect(x: r.x, y: top.maxY, width: r.width, height: r.maxY - top.maxY))
-    if let last = renderer.lastKey {
-      let y = top.maxY
+    let gap = Rect(x: r.x, y: top.maxY, width: r.width, height: reserved)
+    if let last = renderer.lastKey, keyRows > 0 {
+      let y = gap.maxY
       let keyStyle = Style(attrs: [.reverse, .bold])
       let x = r.x + 1 + renderer.canvas.put(" \(last.key) ", x: r.x + 1, y: y, style: keyStyle)
-      // On one row the whole sentence is cut with an ellipsis, not wrapped.
-      let lines = keyRows == 1 ? [last.effect] : Array(keyLines.prefix(keyRows))
-      for (i, line) in lines.enumerated() {
+      for (i, line) in keyLines.prefix(keyRows).enumerated() {
         renderer.canvas.put(line, x: x + 1, y: y + i, width: r.maxX - x - 1, style: .bold)
       }
     }
     renderer.drawExplanation(
       Rect(x: r.x, y: r.maxY - whyRows, width: r.width, height: whyRows), Array(why.prefix(whyRows))
     )
+    return gap
   }
 }
 
@@ -111,14 +139,17 @@ extension BoardSession {
   }
 
   /// Whether the presenter layout is on screen, itself or under a moment's caption or a question,
-  /// or is where the detail view returns to (a moment or question reached there goes over it).
+  /// or is where the view shown returns to (a moment or question reached there goes over it).
   var isPresenting: Bool {
-    switch ui.view {
-    case .presenter: true
-    case .detail: ui.returnView == .presenter
-    case .moment: (ui.views[.moment] as? MomentView)?.overPresenter == true
-    case .quiz: (ui.views[.quiz] as? QuizView)?.overPresenter == true
-    default: false
+    for view in [ui.view] + ui.trail.reversed() {
+      switch view {
+      case .presenter: return true
+      case .moment: return (ui.views[.moment] as? MomentView)?.overPresenter == true
+      case .quiz: return (ui.views[.quiz] as? QuizView)?.overPresenter == true
+      case .board: return false
+      default: continue
+      }
     }
+    return false
   }
 }

@@ -91,7 +91,8 @@ extension BoardSession {
     setPaused(true)
     var view = QuizView()
     view.question = question
-    view.returnView = ui.view == .moment ? .moment : isPresenting ? .presenter : .board
+    // Closing it returns to the view it was asked in (a moment's caption, the presenter, the log).
+    view.returnView = ui.view
     view.overPresenter = isPresenting
     view.score = quiz
     ui.views[.quiz] = view

@@ -76,34 +76,63 @@ struct QuizView: ViewComponent {
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
     guard let question else { return board.draw(r, &renderer, &shared) }
-    let lines = renderer.quizLines(self, question, width: min(r.width, 100) - 4)
-    let boxHeight = min(lines.count, max(3, r.height / 2) - 2) + 2
+    let boxWidth = min(r.width, 100)
+    let content = renderer.quizLines(self, question, width: boxWidth - 4)
+    // The question and every choice, or the verdict and its explanation, always in full (on a small
+    // screen the box takes what it needs); what changed only as far as half the screen allows,
+    // the newest changes whole.
+    let most = max(1, r.height - 3)
+    let essential = Array(content.essential.prefix(most))
+    let room = max(3, r.height / 2) - 2 - essential.count - 1
+    var changes: [[(String, Style)]] = []
+    var used = 0
+    for change in content.changes.reversed() where used + change.count <= room {
+      changes.insert(change, at: 0)
+      used += change.count
+    }
+    let lines =
+      essential + (changes.isEmpty ? [] : [("What changed:", Style.title)] + changes.flatMap { $0 })
+    let boxHeight = lines.count + 2
     if overPresenter {
       // Over the presenter: its table is short and the state machine is the point, so the box covers
       // the bottom of it.
       presenter.draw(r, &renderer, &shared)
     } else {
-      // The board above the box, so the selected operation (what the reveal is about) stays in view.
-      board.draw(
-        Rect(x: r.x, y: r.y, width: r.width, height: r.height - boxHeight), &renderer, &shared)
+      // The board above the box where it fits, so the selected operation (what the reveal is about)
+      // and why it waits stay in view.
+      board.bottomCover = boxHeight
+      board.draw(r, &renderer, &shared)
     }
-    renderer.drawQuiz(self, Array(lines.prefix(boxHeight - 2)), in: r)
+    renderer.drawQuiz(self, lines, in: r)
   }
 }
 
 extension BoardRenderer {
-  /// The question and its choices, or the reveal: the box's lines.
-  func quizLines(_ view: QuizView, _ q: QuizQuestion, width textWidth: Int) -> [(String, Style)] {
+  /// The box's lines, wrapped to `textWidth`: the question and its choices, or the verdict and the
+  /// explanation (`essential`, never cut); after the reveal also each change the answer made.
+  func quizLines(_ view: QuizView, _ q: QuizQuestion, width textWidth: Int)
+    -> (essential: [(String, Style)], changes: [[(String, Style)]])
+  {
     var lines: [(String, Style)] = []
+    var changes: [[(String, Style)]] = []
     let check = ascii ? "+" : "✓"
     let cross = ascii ? "x" : "✗"
+    /// Wrapped, the lines after the first under its text (`indent` columns in); as it is (its
+    /// spacing kept) when it fits.
+    func wrapped(_ text: String, indent: Int, _ style: Style) -> [(String, Style)] {
+      if text.count <= textWidth { return [(text, style)] }
+      let pad = String(repeating: " ", count: indent)
+      return TextWrap.wrap(text, width: max(10, textWidth - indent)).enumerated().map {
+        ($0.offset == 0 ? $0.element : pad + $0.element, style)
+      }
+    }
     switch view.phase {
     case .asking:
       lines += TextWrap.wrap(q.prompt, width: textWidth).map { ($0, Style.bold) }
       for (i, choice) in q.choices.enumerated() {
         let mark = i == view.selection ? (ascii ? ">" : "▸") : " "
         let style = i == view.selection ? Style(attrs: .reverse) : .plain
-        lines.append(("\(mark) \(i + 1)  \(choice)", style))
+        lines += wrapped("\(mark) \(i + 1)  \(choice)", indent: 5, style)
       }
     case .revealed(let picked):
       let right = q.isRight(picked)
@@ -114,15 +143,11 @@ extension BoardRenderer {
         ? "\(check) Right: \(q.choices[picked])"
           + (q.accepted.count > 1 ? " (\(truths) all started at once)" : "")
         : "\(cross) You said \(q.choices[picked]); the engine: \(truths)"
-      lines.append((verdict, right ? .good : .bad))
+      lines += wrapped(verdict, indent: 2, right ? .good : .bad)
       lines += TextWrap.wrap(q.explanation, width: textWidth).map { ($0, Style.plain) }
-      let shown = view.changes.suffix(3)
-      if !shown.isEmpty {
-        lines.append(("What changed:", .title))
-        lines += shown.map { ($0, Style.dim) }
-      }
+      changes = view.changes.suffix(3).map { wrapped($0, indent: 2, .dim) }
     }
-    return lines
+    return (lines, changes)
   }
 
   /// After the answer the choice keys do nothing: the footer says what Enter, Esc and `.` do then

@@ -33,7 +33,10 @@ struct BoardLayout: Equatable {
 
   /// `explanationRows`: how many rows the why text needs (wrapped to `mainWidth`); the operations
   /// table gives them up, down to three rows of its own, then the log goes.
-  init(width: Int, height: Int, queueCount: Int, explanationRows: Int = 1) {
+  /// `log: false` leaves the log out (the body's bottom is covered by a moment's caption).
+  init(
+    width: Int, height: Int, queueCount: Int, explanationRows: Int = 1, log wantsLog: Bool = true
+  ) {
     header = Rect(x: 0, y: 0, width: width, height: 1)
     footer = Rect(x: 0, y: height - 1, width: width, height: 1)
     status = Rect(x: 0, y: height - 2, width: width, height: 1)
@@ -57,7 +60,7 @@ struct BoardLayout: Equatable {
     let rest = bodyTop + bodyHeight - y
     var whyHeight = whyRows
     var opsHeight = rest - whyHeight - (1 + logRows)
-    if opsHeight >= 5 {
+    if opsHeight >= 5, wantsLog {
       log = Rect(x: 0, y: bodyTop + bodyHeight - 1 - logRows, width: mainWidth, height: 1 + logRows)
     } else {
       // No log: the table and the why lines share the rest, the table keeping three rows.

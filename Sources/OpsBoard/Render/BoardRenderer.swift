@@ -24,6 +24,8 @@ struct BoardRenderer {
   var stats = RenderStats()
   /// The last key and its effect (the presenter layout shows it).
   var lastKey: KeyEffect?
+  /// The view under a moment's caption, whose keys work there too (help and the footer list them).
+  var viewBeneath: BoardView?
 
   init(
     model: BoardModel, info: PlaybackInfo, notes: String,
@@ -46,11 +48,13 @@ struct BoardRenderer {
   /// Draws the frame. Views adjust their scroll positions in `ui` to keep the selection visible.
   mutating func render(_ ui: inout BoardUIState) -> CellGrid {
     guard BoardLayout.fits(width: width, height: height) else {
-      drawTooSmall()
+      drawTooSmall(waiting: ui.waitingKey)
       return canvas.grid
     }
+    ui.waitingKey = nil
     ui.shared.clampSelection(model)
     lastKey = ui.lastKey
+    viewBeneath = ui.viewBeneath
     stats.filterScanned = ui.shared.operations.lastScanned
     drawHeader(Rect(x: 0, y: 0, width: width, height: 1))
     let body = Rect(x: 0, y: 1, width: width, height: height - 3)
@@ -66,25 +70,38 @@ struct BoardRenderer {
 
   // MARK: - Too small
 
-  mutating func drawTooSmall() {
+  /// What the board needs, and that it waits meanwhile: the clock is held and keys other than quit
+  /// and redraw do nothing (`waiting`: the last such key, named).
+  mutating func drawTooSmall(waiting: KeyInput? = nil) {
     let message =
       "opsview needs at least \(BoardLayout.minimumWidth)×\(BoardLayout.minimumHeight) (now \(width)×\(height))"
+    let quit = keyMap.keyLabel(.quit, ascii: ascii) ?? "q"
+    let key = waiting.map { "\(KeyPattern.quoted($0)) did nothing: " } ?? ""
+    let hold = "\(key)the clock and keys wait for a larger window; \(quit) quits"
     guard width > 0, height > 0 else { return }
     // Wrap onto as many lines as the width needs, centred.
-    var lines: [String] = []
-    var rest = Substring(message)
-    while !rest.isEmpty {
-      var cut = rest.prefix(width)
-      if cut.count < rest.count, let space = cut.lastIndex(of: " ") {
-        cut = rest[rest.startIndex..<space]
+    func wrapped(_ text: String) -> [String] {
+      var lines: [String] = []
+      var rest = Substring(text)
+      while !rest.isEmpty {
+        var cut = rest.prefix(width)
+        if cut.count < rest.count, let space = cut.lastIndex(of: " ") {
+          cut = rest[rest.startIndex..<space]
+        }
+        lines.append(String(cut))
+        rest = rest[cut.endIndex...].drop { $0 == " " }
       }
-      lines.append(String(cut))
-      rest = rest[cut.endIndex...].drop { $0 == " " }
+      return lines
     }
+    let first = wrapped(message)
+    // The second sentence where there is a row for it under a blank one.
+    let second = wrapped(hold)
+    let lines = first.count + 1 + second.count <= height ? first + [""] + second : first
     let top = max(0, (height - lines.count) / 2)
     for (i, line) in lines.enumerated() where top + i < height {
       let n = ascii ? Canvas.transliterate(line).count : line.count
-      canvas.put(line, x: max(0, (width - n) / 2), y: top + i, style: .bold)
+      canvas.put(
+        line, x: max(0, (width - n) / 2), y: top + i, style: i < first.count ? .bold : .plain)
     }
   }
 
@@ -112,14 +129,44 @@ struct BoardRenderer {
     let origin = info.sourceLabel.map { "\($0): " } ?? ""
     let helpKey = keyMap.keyLabel(.help, ascii: ascii) ?? "?"
     let warningCount = model.warnings.count
-    let warnings = warningCount > 0 ? "\(ascii ? "!" : "⚠") \(warningCount)   " : ""
-    let quiz = info.quiz.map { "quiz \($0.right)/\($0.asked)   " } ?? ""
+    let warnings = warningCount > 0 ? "\(ascii ? "!" : "⚠") \(warningCount)" : nil
+    let quiz = info.quiz.map { "quiz \($0.right)/\($0.asked)" }
+    let clock = "t \(clockText(model.now))s"
+    let speed = BoardText.speed(info.speed)
+    func columns(_ text: String) -> Int {
+      ascii ? Canvas.transliterate(text).count : text.reduce(0) { $0 + CellWidth.columns($1) }
+    }
+    // The right end, roomiest first: then without the help key (the footer has it), closer, without
+    // the speed. The first that leaves the title room wins, so the title is never lost to it at
+    // 80 columns and nothing ever overlaps.
+    let variants: [String] = [
+      ("   ", true, true), ("  ", false, true), (" ", false, true), (" ", false, false),
+    ].map { gap, help, withSpeed in
+      let pieces =
+        [
+          quiz, warnings, clock, withSpeed ? speed : nil, origin + playback,
+          help ? "\(helpKey) help" : nil,
+        ]
+      return pieces.compactMap { $0 }.joined(separator: gap) + " "
+    }
+    let titleWidth = columns(info.title)
+    func titleRoom(_ right: String) -> Int { r.maxX - columns(right) - 2 - x }
     let right =
-      "\(quiz)\(warnings)t \(clockText(model.now))s   \(BoardText.speed(info.speed))   \(origin)\(playback)   \(helpKey) help "
-    let rightWidth = ascii ? Canvas.transliterate(right).count : right.count
-    let titleRoom = r.maxX - rightWidth - 2 - x
-    if titleRoom > 3 { canvas.put(info.title, x: x, y: r.y, width: titleRoom, style: bar) }
-    canvas.putRight(right, maxX: r.maxX, y: r.y, style: bar.with(.bold))
+      [min(titleWidth, 24), min(titleWidth, 12), 0].compactMap { wanted in
+        variants.first { titleRoom($0) >= wanted }
+      }.first ?? variants.last!
+    let titleRoomLeft = titleRoom(right)
+    if titleRoomLeft > 3 {
+      canvas.put(info.title, x: x, y: r.y, width: titleRoomLeft, style: bar)
+    }
+    // Narrower than even the closest right end: its start is cut, never drawn over "opsview".
+    let rightWidth = columns(right)
+    let start = max(x, r.maxX - rightWidth)
+    if start == r.maxX - rightWidth {
+      canvas.putRight(right, maxX: r.maxX, y: r.y, style: bar.with(.bold))
+    } else {
+      canvas.put(right, x: start, y: r.y, width: r.maxX - start, style: bar.with(.bold))
+    }
   }
 
   mutating func drawStatus(_ r: Rect, _ ui: BoardUIState) {
@@ -187,7 +234,7 @@ struct BoardRenderer {
         FooterItem(keys: "?/Esc", label: "close", actions: [.help], pinned: false),
       ]
     } else {
-      items = keyMap.footerItems(for: ui.view, ascii: ascii).map { item in
+      items = keyMap.footerItems(for: ui.view, beneath: viewBeneath, ascii: ascii).map { item in
         // Space says what it will do now.
         guard item.actions == [.pauseResume], info.paused || info.finished else { return item }
         return FooterItem(

@@ -5,6 +5,7 @@ import OpsEngine
 /// bindings, then the global ones. A key bound nowhere here says where it does work, if anywhere.
 extension BoardSession {
   public func handle(_ input: KeyInput) -> Bool {
+    if input != .resize, isTooSmall { return handleTooSmall(input) }
     let before = (log: log.count, commands: keyCommands.count)
     let result = dispatch(input)
     noteKey(input, logBefore: before.log, commandsBefore: before.commands)
@@ -17,12 +18,26 @@ extension BoardSession {
     if ui.input != nil { return editInput(input) }
     if let c = ui.confirmation { return answer(c, input) }
     if ui.helpVisible { return handleInHelp(input) }
-    guard let (binding, scope) = keyMap.binding(for: input, in: ui.view) else {
+    guard let (binding, scope) = keyMap.binding(for: input, in: ui.view, beneath: ui.viewBeneath)
+    else {
       ui.status = unboundMessage(input)
       return true
     }
     if case .view = scope, dispatchToView(binding.action, input) { return true }
     return perform(binding.action, input: input)
+  }
+
+  /// Below the minimum size only quit and redraw act, whatever owns the keyboard (a line being
+  /// typed, a question); any other key waits, and the small screen says so.
+  private func handleTooSmall(_ input: KeyInput) -> Bool {
+    func bound(_ action: BoardAction) -> Bool {
+      keyMap.bindings(in: .global).contains {
+        $0.action == action && $0.keys.contains { $0.matches(input) }
+      }
+    }
+    if bound(.quit) { return false }
+    if !bound(.redraw) { ui.waitingKey = input }
+    return true
   }
 
   /// "'+' does nothing here": and where it does something, if it does (refused: the target of
@@ -173,6 +188,12 @@ extension BoardSession {
       toggle(type.id)
       return true
     }
+    if action == .nextMoment, ![.moment, .quiz].contains(ui.view), ui.trail.contains(.moment),
+      replay == nil
+    {
+      // From a view opened at a moment: as at the caption (the quiz asks there first).
+      open(.moment)
+    }
     switch action {
     case _ where quizHolds(action): break
     case .quit: return false
@@ -228,9 +249,23 @@ extension BoardSession {
     return true
   }
 
+  /// The views others are opened from and return to: the board, the presenter, a moment's caption.
+  static let homeViews: Set<BoardView> = [.board, .presenter, .moment]
+
+  /// Opens a view. Esc comes back: to a home view it was opened from (the board, the presenter, a
+  /// moment's caption), or from the detail view to whatever it was opened from; a view opened from
+  /// another side view (the log, the graph) returns where that one did.
   func open(_ view: BoardView) {
     if view == ui.view { return }
-    ui.returnView = view == .detail ? ui.view : .board
+    if let i = ui.trail.lastIndex(of: view) {
+      // Already under this one: going back to it.
+      ui.trail.removeSubrange(i...)
+    } else if view == .detail || Self.homeViews.contains(ui.view) {
+      if ui.view != .board { ui.trail.append(ui.view) }
+    } else {
+      // In place of a side view: the detail view's own origin (a side view) goes with it.
+      while let last = ui.trail.last, !Self.homeViews.contains(last) { ui.trail.removeLast() }
+    }
     var component = ui.component(view)
     var context = makeContext()
     component.opened(&context)
@@ -243,14 +278,33 @@ extension BoardSession {
       ui.status = StatusMessage("this scenario has no notes", .rejected)
       return
     }
-    if ui.view == view { ui.view = .board } else { open(view) }
+    if ui.view == view {
+      back()
+    } else if view == .presenter, ui.view == .moment, let moment = ui.views[.moment] as? MomentView
+    {
+      presentUnderMoment(!moment.overPresenter)
+    } else {
+      open(view)
+    }
   }
 
-  private func back() {
+  /// P at a moment: the caption stays, the presenter layout (or the board) goes under it.
+  private func presentUnderMoment(_ on: Bool) {
+    guard var moment = ui.views[.moment] as? MomentView else { return }
+    moment.overPresenter = on
+    ui.views[.moment] = moment
+    ui.returnView = momentReturnView
+    let key = keyMap.keyLabel(.presenter, ascii: false) ?? "P"
+    ui.status = StatusMessage(
+      on
+        ? "the presenter layout under the caption: Esc goes to it, \(key) again: the board"
+        : "the board under the caption: Esc goes to it, \(key) again: the presenter layout")
+  }
+
+  /// Back to the view under this one (see `open`); on the board, clears the filter.
+  func back() {
     if ui.view != .board {
-      ui.view = ui.view == .detail || ui.view == .moment ? ui.returnView : .board
-      // Back at a caption (from its detail view): the caption's own way back, not the board.
-      ui.returnView = ui.view == .moment ? momentReturnView : .board
+      ui.view = ui.trail.popLast() ?? .board
     } else if ui.shared.operations.isFiltered {
       var list = ui.shared.operations
       list.setQuery("")

@@ -172,7 +172,15 @@ public final class BoardSession: InteractiveBoard {
 
   // MARK: - Driving the clock
 
+  /// The last frame was smaller than the board needs (`minimumSize`): nothing of the board is on
+  /// screen, so the clock holds (no event is revealed, the time does not move, a watched file waits)
+  /// and keys other than quit and redraw wait. Playing goes on as it was once the size is back.
+  public var isTooSmall: Bool {
+    !BoardLayout.fits(width: screen.width, height: screen.height)
+  }
+
   public func tick(elapsed: Double) {
+    guard !isTooSmall else { return }
     pollWatch(elapsed: elapsed)
     guard !paused, elapsed > 0 else { return }
     play(by: elapsed * speed, folding: foldBudget)
@@ -237,6 +245,8 @@ public final class BoardSession: InteractiveBoard {
   }
 
   public var nextFrameDelay: Double? {
+    // Too small, nothing animates: the terminal blocks on input until a resize or a key.
+    if isTooSmall { return nil }
     // A watched file is looked at while paused too.
     if paused || isOver { return watcher?.interval }
     return Self.frameInterval

@@ -32,8 +32,16 @@ struct TextInput {
 /// travel can swap the model under it.
 struct BoardUIState {
   var view: BoardView = .board
-  /// Where Esc goes from the detail view (the view it was opened from).
-  var returnView: BoardView = .board
+  /// The views under the one shown, the nearest last: Esc goes to the last one, and from there to
+  /// the one before (the board, the root, is never in it). A view opened from the presenter or from
+  /// a moment's caption returns there; the detail view returns to the view it was opened from.
+  var trail: [BoardView] = []
+  /// Where Esc goes from the view shown. Setting it makes it the only view under this one (a moment
+  /// sets where its caption returns to).
+  var returnView: BoardView {
+    get { trail.last ?? .board }
+    set { trail = newValue == .board ? [] : [newValue] }
+  }
   /// Each view's state, kept while it is closed (created when first shown).
   var views: [BoardView: any ViewComponent] = [:]
   var shared = SharedState()
@@ -44,10 +52,19 @@ struct BoardUIState {
   var status: StatusMessage?
   /// The last key and what it did, in words (the presenter layout shows it).
   var lastKey: KeyEffect?
+  /// A key pressed while the screen was below the minimum size: it waited (the small screen says so).
+  var waitingKey: KeyInput?
   /// Why the scenario file did not load (`--watch`, or r), shown until a reload succeeds.
   var loadError: String?
 
   func component(_ id: BoardView) -> any ViewComponent { views[id] ?? ViewRegistry.make(id) }
+
+  /// The view under the one shown whose keys work too: the board or the presenter under a moment's
+  /// caption (its steering and selection keys act there, with the caption kept up).
+  var viewBeneath: BoardView? {
+    guard view == .moment else { return nil }
+    return (views[.moment] as? MomentView)?.overPresenter == true ? .presenter : .board
+  }
 }
 
 /// The header's facts that do not come from the model.

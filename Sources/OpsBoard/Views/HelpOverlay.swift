@@ -77,6 +77,17 @@ extension BoardRenderer {
         ![.pageUp, .pageDown, .first, .last, .wheel].contains($0.action)
       }
       var lines = section(type.title, own)
+      if let beneath = viewBeneath, let under = ViewRegistry.type(of: beneath) {
+        // Under a moment's caption: the keys of the view underneath work too.
+        let shadowed = Set(own.flatMap(\.keys).map { $0.label(ascii: false) })
+        let theirs = keyMap.bindings(in: .view(beneath)).filter { b in
+          ![.pageUp, .pageDown, .first, .last, .wheel].contains(b.action)
+            && !own.contains { $0.action == b.action }
+            && !b.keys.allSatisfy { shadowed.contains($0.label(ascii: false)) }
+        }
+        sections.append(lines)
+        lines = section("\(under.title), under the caption", theirs)
+      }
       lines.append(.continuation("PgUp PgDn Home End, the wheel: further"))
       sections.append(lines)
     }

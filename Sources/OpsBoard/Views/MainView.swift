@@ -88,6 +88,9 @@ struct MainView: ViewComponent {
   var queuesScroll = 0
   /// The layout of the last frame, so a click lands on what was drawn.
   var layout: BoardLayout?
+  /// Rows at the bottom of the main column that a box is drawn over (a moment's caption, a quiz
+  /// question): the log may go under them, the why lines and the table may not.
+  var bottomCover = 0
 
   init() {}
 
@@ -184,9 +187,21 @@ struct MainView: ViewComponent {
     let width = renderer.width
     let mainWidth = BoardLayout.mainWidth(screenWidth: width)
     let why = renderer.explanationLines(shared, width: mainWidth)
-    let l = BoardLayout(
+    var l = BoardLayout(
       width: width, height: renderer.height, queueCount: renderer.model.queues.count,
       explanationRows: why.count)
+    let covered = r.maxY - bottomCover
+    if bottomCover > 0, l.explanation.maxY > covered {
+      // The box reaches above the log: the board above it, without the log, if the table keeps a
+      // few rows and the why lines all of theirs.
+      var above = BoardLayout(
+        width: width, height: covered + 2, queueCount: renderer.model.queues.count,
+        explanationRows: why.count, log: false)
+      if above.operations.height >= 5, above.explanation.height >= l.explanation.height {
+        above.side = l.side
+        l = above
+      }
+    }
     layout = l
     if let q = l.queues { renderer.drawQueues(q, shared, scroll: &queuesScroll) }
     renderer.drawOperations(l.operations, shared, scroll: &operationsScroll)
