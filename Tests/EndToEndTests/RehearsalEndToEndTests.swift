@@ -55,18 +55,19 @@ struct RehearsalEndToEndTests {
             "play", name, "--present", "--quiz", "--theme", "high-contrast", "--paused",
             "--speed", "50",
           ]))
-      try #require(session.waitFor("quiz 0/0"), "\(name):\n\(session.capture())")
+      try #require(
+        session.settled { $0.contains("quiz 0/0") } != nil, "\(name):\n\(session.capture())")
       var right = 0
       for step in steps {
         let title = "Moment \(step.moment) of \(steps.count)"
         // The first moment may be on screen as the board starts; otherwise m plays on to it.
-        if !session.capture().contains(title) { try session.send("m") }
+        if session.settled()?.contains(title) != true { try session.send("m") }
         let screen = try #require(
           session.settled { $0.contains(title) }, "\(name): \(title)\n\(session.capture())")
         // The caption's claims hold on screen, and the presenter's layout is kept.
         #expect(screen.contains("✓ "), "\(name) \(title): no claim shown\n\(screen)")
         #expect(!screen.contains("✗ "), "\(name) \(title): a claim fails\n\(screen)")
-        #expect(screen.contains("State machine"), "\(name) \(title): not the presenter\n\(screen)")
+        #expect(screen.contains("· initialized"), "\(name) \(title): not the presenter\n\(screen)")
         #expect(!screen.contains("─ Log"), "\(name) \(title): not the presenter\n\(screen)")
         guard let question = step.question else { continue }
         try session.send("m")
@@ -92,7 +93,7 @@ struct RehearsalEndToEndTests {
           session.waitFor("quiz \(right)/\(right)"),
           "\(name) \(title): not scored right\n\(session.capture())")
         let revealed = session.capture()
-        #expect(revealed.contains("State machine"), "\(name): the reveal left the presenter")
+        #expect(revealed.contains("· initialized"), "\(name): the reveal left the presenter")
         try session.send("Enter")
         // The reveal closes onto the board, or onto the next moment when it reached one.
         _ = session.settled { !$0.contains("Revealed ·") && !$0.contains("Predict ·") }

@@ -131,6 +131,10 @@ struct WorkshopEndToEndTests {
       session.settled { $0.contains(" s  network resumed: nothing was waiting to start") },
       "screen:\n\(session.capture())")
     #expect(resumed.contains("Moment 3 of 4"), "screen:\n\(resumed)")
+    // The caption's claim is no longer true of this run, and the board says so.
+    #expect(
+      resumed.contains("✗ network is suspended — not in this run: it is running"),
+      "screen:\n\(resumed)")
     try session.send("s")
     let suspended = try #require(
       session.settled { $0.contains(" s  network suspended: nothing new starts") },
@@ -146,7 +150,7 @@ struct WorkshopEndToEndTests {
     try session.send("Escape")
     let back = try #require(
       session.settled { $0.contains("Moment 3 of 4") }, "screen:\n\(session.capture())")
-    #expect(back.contains("State machine"), "screen:\n\(back)")
+    #expect(back.contains("· initialized"), "screen:\n\(back)")
     try session.send("q")
     #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
   }

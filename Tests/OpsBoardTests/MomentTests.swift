@@ -211,3 +211,22 @@ struct FirstMomentTests {
     #expect(s.reachedMoments.first == 0)
   }
 }
+
+@Suite("A key at a moment is judged against its claims")
+struct MomentClaimKeyTests {
+  @Test func resumingAtTheSuspensionMomentMakesItsClaimsFailOnTheBoard() throws {
+    let scenario = try #require(Catalog.named("tour"))
+    let s = momentSession(scenario, paused: false)
+    for _ in 0..<400 where s.currentMoment?.index != 2 {
+      if s.currentMoment != nil { press(s, .character("m")) } else { s.advance(by: 0.25) }
+    }
+    #expect(screenText(s, 200, 60).contains("✓ network is suspended"))
+    s.select(queue: "network")
+    s.select(operation: "login")
+    press(s, .character("s"))
+    let text = screenText(s, 200, 60)
+    #expect(text.contains("✗ network is suspended — not in this run: it is running"), "\(text)")
+    // The run ahead changed too: fetchLikes no longer waits for 10s.
+    #expect(text.contains("✗ fetchLikes starts executing at 10.0s"), "\(text)")
+  }
+}

@@ -79,6 +79,15 @@ extension BoardSession {
     return timeline
   }
 
+  /// A key changed the run at a moment: its claims are judged again against the new future.
+  func refreshMomentClaims() {
+    guard var view = ui.views[.moment] as? MomentView, !view.claims.isEmpty,
+      moments.current == view.index
+    else { return }
+    view.timeline = momentTimeline()
+    ui.views[.moment] = view
+  }
+
   /// The `m` key: shows a moment that is waiting, else closes the caption and plays on.
   func continueToNextMoment() {
     if moments.isEmpty {

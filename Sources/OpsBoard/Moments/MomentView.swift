@@ -60,21 +60,24 @@ struct MomentView: ViewComponent {
       // Between the state machine and the last key's line: the effect of a key pressed here and
       // the why text stay in view under the caption.
       let width = min(r.width, 100)
+      // On a projector the claims share lines, so the state machine keeps its room.
       let lines = renderer.momentCaptionLines(self, width: width - 4)
+      let facts = renderer.momentFactLines(self, width: width - 4, compact: true)
       let height =
-        min(lines.count + claims.count, max(1, r.height - PresenterView.minimumTableRows - 6)) + 2
+        min(lines.count + facts.count, max(1, r.height - PresenterView.minimumTableRows - 6)) + 2
       let gap = presenter.draw(r, &renderer, &shared, leaving: height)
       renderer.drawMomentCaption(
-        self, lines, in: Rect(x: gap.x, y: gap.y, width: width, height: gap.height))
+        self, lines, facts, in: Rect(x: gap.x, y: gap.y, width: width, height: gap.height))
     } else {
       // Over the log; a caption taller than the log pushes the why lines up, not under it.
       let width = min(BoardLayout.mainWidth(screenWidth: r.width), 100)
       let lines = renderer.momentCaptionLines(self, width: width - 4)
-      let height = min(lines.count + claims.count, max(1, r.height - 6)) + 2
+      let facts = renderer.momentFactLines(self, width: width - 4, compact: false)
+      let height = min(lines.count + facts.count, max(1, r.height - 6)) + 2
       board.bottomCover = height
       board.draw(r, &renderer, &shared)
       renderer.drawMomentCaption(
-        self, lines, in: Rect(x: r.x, y: r.maxY - height, width: width, height: height))
+        self, lines, facts, in: Rect(x: r.x, y: r.maxY - height, width: width, height: height))
     }
   }
 }
@@ -85,21 +88,41 @@ extension BoardRenderer {
     TextWrap.wrap(TextWrap.reflow(moment.caption).replacingBackticks(), width: width)
   }
 
-  /// Each claim with whether it holds in this run: a key pressed at the moment may undo one.
-  func momentFacts(_ moment: MomentView) -> [(text: String, holds: Bool)] {
-    moment.claims.map { claim in
-      let failure = claim.failure(in: model.projection, run: moment.timeline)
-      let mark = failure == nil ? (ascii ? "+" : "✓") : (ascii ? "x" : "✗")
-      return (
-        "\(mark) \(claim.text)" + (failure.map { " — not in this run: \($0)" } ?? ""),
-        failure == nil
-      )
+  /// The claims with whether each holds in this run (a key pressed at the moment may undo one):
+  /// one a line, or `compact`, one line counting those that hold and each failing one on its own. The style says whether every claim of the line holds.
+  func momentFactLines(_ moment: MomentView, width: Int, compact: Bool) -> [(
+    text: String, holds: Bool
+  )] {
+    let yes = ascii ? "+" : "✓"
+    let no = ascii ? "x" : "✗"
+    let facts = moment.claims.map { claim -> (String, String?) in
+      (claim.text, claim.failure(in: model.projection, run: moment.timeline))
     }
+    var lines: [(text: String, holds: Bool)] = []
+    if compact {
+      // The caption says the facts in words; one line says the engine agrees with each.
+      let holding = facts.filter { $0.1 == nil }.count
+      if holding > 0 {
+        let text =
+          holding == 1 && facts.count == 1
+          ? "\(yes) \(facts[0].0)"
+          : "\(yes) \(holding) of its \(facts.count) claims hold in this run"
+        lines += TextWrap.wrap(text, width: width).map { ($0, true) }
+      }
+    }
+    for (text, failure) in facts where !compact || failure != nil {
+      let line = failure.map { "\(no) \(text) — not in this run: \($0)" } ?? "\(yes) \(text)"
+      lines.append((line, failure == nil))
+    }
+    return lines
   }
 
   /// The caption's box: its title, the key that continues, as many lines as the box holds, the
   /// caption first and then its claims.
-  mutating func drawMomentCaption(_ moment: MomentView, _ lines: [String], in box: Rect) {
+  mutating func drawMomentCaption(
+    _ moment: MomentView, _ lines: [String], _ facts: [(text: String, holds: Bool)],
+    in box: Rect
+  ) {
     let spans = TextWrap.codeSpans(TextWrap.reflow(moment.caption))
     let title =
       "Moment \(moment.index + 1) of \(moment.count) · \(clockText(moment.time))s"
@@ -110,7 +133,7 @@ extension BoardRenderer {
     for (i, line) in lines.prefix(room).enumerated() {
       drawMarkedLine(line, spans: spans, x: box.x + 2, y: box.y + 1 + i, width: box.width - 4)
     }
-    for (i, fact) in momentFacts(moment).prefix(max(0, room - lines.count)).enumerated() {
+    for (i, fact) in facts.prefix(max(0, room - lines.count)).enumerated() {
       canvas.put(
         fact.text, x: box.x + 2, y: box.y + 1 + lines.count + i, width: box.width - 4,
         style: fact.holds ? .good : .bad)

@@ -51,6 +51,7 @@ extension BoardSession {
     // Rejected ones too: they are logged, and the rebuilt log must match event for event.
     keyCommands.append(RecordedCommand(after: after, time: source.now, command: command))
     revealAll()
+    refreshMomentClaims()
     switch outcome {
     case .applied: ui.status = StatusMessage(applied(), .applied)
     case .rejected(let why): ui.status = StatusMessage(why, .rejected)
