@@ -7,7 +7,7 @@ import Testing
 
 /// Whether what the run did after `from` is the question's revealed answer, and every choice the
 /// run made true is accepted. Read from the board's own log, not from the look-ahead that made it.
-private func runAgrees(_ q: QuizQuestion, _ log: [LogEntry], from: Int) -> Bool {
+func runAgrees(_ q: QuizQuestion, _ log: [LogEntry], from: Int) -> Bool {
   let rights = Set(q.accepted.map { q.choices[$0] })
   let events = log[from...].map(\.event)
   func started(_ e: Event) -> String? {
