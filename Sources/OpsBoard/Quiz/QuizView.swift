@@ -141,7 +141,7 @@ extension BoardRenderer {
       let verdict =
         right
         ? "\(check) Right: \(q.choices[picked])"
-          + (q.accepted.count > 1 ? " (\(truths) all started at once)" : "")
+          + (q.accepted.count > 1 ? " (\(truths) started at the same instant)" : "")
         : "\(cross) You said \(q.choices[picked]); the engine: \(truths)"
       lines += wrapped(verdict, indent: 2, right ? .good : .bad)
       lines += TextWrap.wrap(q.explanation, width: textWidth).map { ($0, Style.plain) }
