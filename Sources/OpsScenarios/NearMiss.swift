@@ -6,7 +6,7 @@
 /// letters, its first letters), and only the first `maxVerifications` survivors are compared in full.
 /// A file with thousands of long unknown names therefore costs about (candidates + a constant) per
 /// suggestion, instead of (candidates × length²).
-enum NearMiss {
+public enum NearMiss {
   /// Words people reach for from other APIs, mapped to this format's key.
   static let synonyms: [String: [String]] = [
     "dependson": ["dependencies"], "depends": ["dependencies"], "deps": ["dependencies"],
@@ -33,7 +33,7 @@ enum NearMiss {
   /// At most this many candidates that pass the cheap filters are compared in full, per suggestion.
   static let maxVerifications = 64
 
-  static func suggestion(for word: String, among candidates: [String]) -> String? {
+  public static func suggestion(for word: String, among candidates: [String]) -> String? {
     Index(candidates).suggestion(for: word)
   }
 

@@ -29,6 +29,10 @@ enum Exit {
 @main
 enum Main {
   @MainActor static func main() {
+    if let typo = MistypedCommand.message(for: Array(CommandLine.arguments.dropFirst())) {
+      printError(typo)
+      Foundation.exit(2)
+    }
     do {
       var command = try Opsview.parseAsRoot()
       try command.run()

@@ -141,3 +141,20 @@ func temporaryFile(_ name: String, _ text: String) throws -> String {
     #expect(r.err.contains("junk.yaml"))
   }
 }
+
+@Suite("A mistyped subcommand")
+struct MistypedCommandTests {
+  @Test(arguments: [("lst", "list"), ("exprot", "export"), ("chek", "check"), ("tarce", "trace")])
+  func isNamedWithWhatWasMeant(_ typo: String, _ meant: String) throws {
+    let r = try opsview([typo, "tour"])
+    #expect(r.status == 2)
+    #expect(r.err.contains("unknown command '\(typo)' — did you mean '\(meant)'?"), "\(r.err)")
+  }
+
+  @Test func aBuiltInScenarioNameStillPlays() throws {
+    // `opsview tour --help` is `play tour --help`: a scenario name is not a typo.
+    let r = try opsview(["tour", "--help"])
+    #expect(r.status == 0)
+    #expect(r.out.contains("Play a scenario"), "\(r.out)")
+  }
+}
