@@ -16,7 +16,8 @@ import OpsEngine
 /// Slices: `running` (executing, finishing) and `waiting` (initialized, pending,
 /// evaluatingConditions, ready), so the waiting ones can be hidden by category. Flows: a dependency's
 /// last slice → the dependent's executing slice. Instants: cancellations, productions, commands,
-/// warnings. Counter per queue: `executing` and `limit` (-1: no limit, Foundation's default).
+/// warnings. Counter per queue, `slots`: `executing` and `limit` (left out while there is none,
+/// Foundation's default).
 public enum PerfettoExport {
   public static func render(_ source: ExportSource) -> String {
     String(decoding: renderBytes(source), as: UTF8.self)
@@ -53,7 +54,7 @@ public enum PerfettoExport {
 
   private static func metadata(_ w: inout Writer) {
     for (i, q) in w.p.queues.enumerated() {
-      let limit = q.changes.first.map { $0.maxConcurrent ?? -1 } ?? -1
+      let limit = limitText(q.changes.first?.maxConcurrent ?? nil)
       w.begin("M", pid: i + 1)
       w.b.add(",\"name\":\"process_name\",\"args\":{\"name\":")
       w.b.addJSON(q.name)
@@ -191,6 +192,9 @@ public enum PerfettoExport {
     }
   }
 
+  /// A limit of none, inside `counters` only.
+  private static let noLimit = Int.min
+
   /// Per queue, a sample whenever its executing count or its limit changes.
   private static func counters(_ segments: [[StateSegment]], _ w: inout Writer) {
     let p = w.p
@@ -204,9 +208,10 @@ public enum PerfettoExport {
       }
     }
     for (q, queue) in p.queues.enumerated() {
+      // No limit is no number: such a sample has no `limit` (Perfetto would draw -1).
       let all =
         queue.changes.map {
-          (ts: micros($0.time), delta: 0, limit: Optional($0.maxConcurrent ?? -1))
+          (ts: micros($0.time), delta: 0, limit: Optional($0.maxConcurrent ?? Self.noLimit))
         }
         + changes[q]
       // Positions sorted by time, then by position: the same input always gives the same samples.
@@ -214,7 +219,7 @@ public enum PerfettoExport {
         all[$0].ts < all[$1].ts || (all[$0].ts == all[$1].ts && $0 < $1)
       }
       var executing = 0
-      var limit = -1
+      var limit = Self.noLimit
       var k = 0
       while k < order.count {
         let ts = all[order[k]].ts
@@ -226,10 +231,13 @@ public enum PerfettoExport {
         w.begin("C", queue: q)
         w.b.add(",\"ts\":")
         w.b.add(ts)
-        w.b.add(",\"name\":\"executing\",\"args\":{\"executing\":")
+        // Perfetto names a counter track "NAME ARG": "slots executing", "slots limit".
+        w.b.add(",\"name\":\"slots\",\"args\":{\"executing\":")
         w.b.add(executing)
-        w.b.add(",\"limit\":")
-        w.b.add(limit)
+        if limit != Self.noLimit {
+          w.b.add(",\"limit\":")
+          w.b.add(limit)
+        }
         w.b.add("}}")
       }
     }
