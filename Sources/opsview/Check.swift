@@ -9,7 +9,9 @@ struct Check: ParsableCommand {
     discussion:
       "A dependency cycle is allowed (the deadlock lesson needs one) and reported as a warning.")
 
-  @Argument(help: "Scenario files (YAML or JSON), or names of built-in scenarios.")
+  @Argument(
+    help: "Scenario files (YAML or JSON), or names of built-in scenarios.",
+    completion: ScenarioCompletion.scenarios)
   var paths: [String]
 
   func run() throws {

@@ -24,7 +24,9 @@ struct Export: ParsableCommand {
     case perfetto, dot, mermaid, svg, markdown
   }
 
-  @Argument(help: "A built-in scenario name, a scenario file, or a recording (.jsonl).")
+  @Argument(
+    help: "A built-in scenario name, a scenario file, or a recording (.jsonl).",
+    completion: ScenarioCompletion.scenariosAndRecordings)
   var source: String
 
   @Option(help: "perfetto, dot, mermaid, svg or markdown.")

@@ -13,7 +13,9 @@ struct Replay: ParsableCommand {
       reads standard input (keys then come from the terminal).
       """)
 
-  @Argument(help: "The recording (.jsonl), or - for standard input.")
+  @Argument(
+    help: "The recording (.jsonl), or - for standard input.",
+    completion: ScenarioCompletion.recordings)
   var file: String
 
   @OptionGroup var playback: PlaybackOptions

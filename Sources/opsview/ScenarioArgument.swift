@@ -6,11 +6,24 @@ import OpsScenarios
 struct ScenarioOptions: ParsableArguments {
   @Argument(
     help:
-      "A built-in scenario name (see `opsview list`), a path to a scenario file, or for trace a recording (.jsonl, - for standard input)."
+      "A built-in scenario name (see `opsview list`) or a path to a scenario file.",
+    completion: ScenarioCompletion.scenarios
   )
   var scenario: String = Catalog.defaultName
 
   /// The scenario, or exit 1 with every problem printed.
+  func resolve() throws -> Scenario { try resolveScenario(scenario) }
+}
+
+/// `trace`'s source: a scenario as for `play`, or a recording.
+struct TraceSource: ParsableArguments {
+  @Argument(
+    help:
+      "A built-in scenario name (see `opsview list`), a path to a scenario file, or a recording (.jsonl, - for standard input).",
+    completion: ScenarioCompletion.scenariosAndRecordings
+  )
+  var scenario: String = Catalog.defaultName
+
   func resolve() throws -> Scenario { try resolveScenario(scenario) }
 }
 

@@ -14,7 +14,7 @@ struct Trace: ParsableCommand {
     case text, jsonl
   }
 
-  @OptionGroup var source: ScenarioOptions
+  @OptionGroup var source: TraceSource
 
   @Option(
     help: "Output format: text (aligned, human-readable) or jsonl (one JSON object per line).")

@@ -158,3 +158,52 @@ struct MistypedCommandTests {
     #expect(r.out.contains("Play a scenario"), "\(r.out)")
   }
 }
+
+@Suite("Shell completion of scenarios and recordings")
+struct CompletionTests {
+  /// What bash's completion (the script `opsview --generate-completion-script bash` prints)
+  /// offers for the command line `words`, in `cwd`.
+  func completions(_ words: String, cwd: String) throws -> [String] {
+    let binary = try #require(OpsviewBinary.path)
+    let script = """
+      source <("$OPSVIEW" --generate-completion-script bash)
+      COMP_WORDS=(opsview \(words)); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+      COMP_LINE="opsview \(words)"; COMP_POINT=${#COMP_LINE}
+      _opsview opsview "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}" >/dev/null 2>&1
+      printf '%s\\n' "${COMPREPLY[@]}"
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", script]
+    var environment = ProcessInfo.processInfo.environment
+    environment["OPSVIEW"] = binary
+    // The script calls the program by name.
+    environment["PATH"] =
+      URL(fileURLWithPath: binary).deletingLastPathComponent().path + ":"
+      + (environment["PATH"] ?? "/usr/bin:/bin")
+    process.environment = environment
+    process.currentDirectoryURL = URL(fileURLWithPath: cwd)
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  @Test func builtInNamesFilesAndRecordingsComplete() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "opsview-completion-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for file in ["lesson.yaml", "run.jsonl", "notes.txt"] {
+      FileManager.default.createFile(atPath: dir.appendingPathComponent(file).path, contents: nil)
+    }
+    #expect(try completions("play to", cwd: dir.path) == ["tour"])
+    #expect(try completions("play le", cwd: dir.path) == ["lesson.yaml"])
+    #expect(try completions("check l", cwd: dir.path) == ["lifecycle", "lesson.yaml"])
+    #expect(try completions("replay r", cwd: dir.path) == ["run.jsonl"])
+    #expect(try completions("trace ru", cwd: dir.path) == ["run.jsonl"])
+    #expect(try completions("export n", cwd: dir.path).isEmpty)
+  }
+}
