@@ -24,6 +24,22 @@ manuals="$(mktemp -d)"
   --output-directory "$manuals" >/dev/null
 manual="$manuals/opsview.1"
 [ -s "$manual" ] || { echo "release: the man page was not generated" >&2; exit 1; }
+# What the generator cannot know: the subcommand is optional (play is the default), and what each
+# exit status means.
+sed -i -e 's/^\.Ar subcommand$/.Op Ar subcommand/' -e '/^\.Ex -std$/{
+r /dev/stdin
+d
+}' "$manual" <<'EXIT'
+.Bl -tag -width 3n
+.It 0
+Success.
+.It 1
+A scenario, recording or validation error; every problem is printed with its file, line and column.
+.It 2
+A usage error, or no usable terminal for the board.
+.El
+EXIT
+grep -q '^\.It 2$' "$manual" || { echo "release: the man page has no exit statuses" >&2; exit 1; }
 
 rm -rf dist
 name="opsview-$version-linux-$arch"

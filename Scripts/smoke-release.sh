@@ -48,9 +48,11 @@ echo "smoke: the tarball's binary runs the board, trace, export and check withou
 dpkg -i "$deb" >/dev/null || fail "dpkg -i"
 trap 'dpkg -r opsview >/dev/null 2>&1 || true; rm -rf "$work"; tmux -L opsview-smoke kill-server 2>/dev/null || true' EXIT
 [ "$(command -v opsview)" = /usr/bin/opsview ] || fail "opsview is not /usr/bin/opsview"
-MANPAGER=cat MANWIDTH=80 man opsview 2>/dev/null | grep -q 'opsview' || fail "man opsview"
+page="$(MANPAGER=cat MANWIDTH=80 man opsview 2>/dev/null)" || fail "man opsview"
+grep -q 'A usage error, or no usable terminal' <<<"$page" || fail "man opsview: no EXIT STATUS"
+grep -Eq 'opsview \[subcommand\]' <<<"$page" || fail "man opsview: the subcommand is not optional"
 completed="$(bash -c 'source /usr/share/bash-completion/completions/opsview
   COMP_WORDS=(opsview pl); COMP_CWORD=1; COMP_LINE="opsview pl"; COMP_POINT=${#COMP_LINE}
   _opsview opsview pl opsview >/dev/null 2>&1; echo "${COMPREPLY[*]}"')"
 [[ " $completed " == *" play "* ]] || fail "bash completion of 'opsview pl' gave '$completed'"
-echo "smoke: the .deb installs; man opsview renders; bash completes 'opsview pl' to 'play'" >&2
+echo "smoke: the .deb installs; man opsview renders its exit statuses; bash completes 'opsview pl' to 'play'" >&2
