@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "opsview",
-  platforms: [.macOS(.v14)],
+  // Synchronization's Mutex needs macOS 15.
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "OpsEngine", targets: ["OpsEngine"]),
     .library(name: "OpsProbe", targets: ["OpsProbe"]),
@@ -46,7 +47,8 @@ let package = Package(
     .executableTarget(name: "opsview-example-photos", dependencies: ["OpsProbe"]),
     // Room 4: the only code that touches ncursesw.
     // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
-    .systemLibrary(name: "CNCursesW"),
+    .systemLibrary(
+      name: "CNCursesW", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
     // Signal handlers and their state, in C (async-signal-safe code, one copy of the state).
     .target(name: "CTerminalSignals"),
     .target(name: "OpsTerminal", dependencies: ["OpsCells", "CNCursesW", "CTerminalSignals"]),

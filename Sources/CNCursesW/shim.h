@@ -16,7 +16,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <termios.h>
+// Debian puts the wide API under ncursesw/; Homebrew's ncurses (keg-only) and others at the top.
+#if __has_include(<ncursesw/curses.h>)
 #include <ncursesw/curses.h>
+#else
+#include <curses.h>
+#endif
 
 // Macros and C globals are invisible or unsafe in Swift 6: expose them as functions.
 static inline attr_t opsview_a_bold(void) { return A_BOLD; }
@@ -64,7 +69,11 @@ static inline int opsview_input_hung_up(int fd) {
   return (entry.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
+#if __has_include(<ncursesw/term.h>)
 #include <ncursesw/term.h>
+#else
+#include <term.h>
+#endif
 
 // 0: usable; 1: unknown or generic terminal type; 2: no terminfo database; 3: cannot address the
 // cursor (hardcopy, dumb). Loads the entry without touching the screen, then discards it.

@@ -5,9 +5,13 @@
 #include "opsview_signals.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#if __has_include(<ncursesw/curses.h>)
 #include <ncursesw/curses.h>
+#else
+#include <curses.h>
+#endif
 #include <pthread.h>
-#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +28,9 @@ static volatile sig_atomic_t curses_active = 0;
 static int nudger_started = 0;
 static int saved_stderr = -1;
 static int captured_stderr = -1;
-static sem_t wake_semaphore;
+// A handler wakes the nudger by writing a byte: write() is async-signal-safe everywhere, unlike
+// unnamed POSIX semaphores, which macOS does not implement.
+static int wake_pipe[2] = {-1, -1};
 static pthread_t loop_thread;
 static struct sigaction previous_actions[NSIG];
 
@@ -82,17 +88,24 @@ void opsview_stderr_capture_begin(void) {
 
 void opsview_set_curses_active(int active) { curses_active = active; }
 
+static void wake_nudger(void) {
+  char byte = 1;
+  // Non-blocking: a full pipe already holds a wake-up.
+  ssize_t written = write(wake_pipe[1], &byte, 1);
+  (void)written;
+}
+
 static void on_quit_signal(int sig) {
   int saved_errno = errno;
   if (quit_signal == 0) quit_signal = sig;
-  sem_post(&wake_semaphore);
+  wake_nudger();
   errno = saved_errno;
 }
 
 static void on_job_signal(int sig) {
   int saved_errno = errno;
   job_control = sig == SIGCONT ? 2 : 1;
-  sem_post(&wake_semaphore);
+  wake_nudger();
   errno = saved_errno;
 }
 
@@ -110,7 +123,8 @@ static void *nudger(void *unused) {
   pthread_sigmask(SIG_BLOCK, &blocked, NULL);
   struct timespec pause = {0, 50 * 1000 * 1000};
   for (;;) {
-    while (sem_wait(&wake_semaphore) != 0) {
+    char drained[64];
+    while (read(wake_pipe[0], drained, sizeof drained) < 0 && errno == EINTR) {
     }
     for (;;) {
       int quit = !quit_acknowledged && quit_signal != 0;
@@ -152,7 +166,9 @@ int opsview_install_signal_handlers(void) {
   quit_acknowledged = 0;
   job_control = 0;
   if (!nudger_started) {
-    if (sem_init(&wake_semaphore, 0, 0) != 0) return -1;
+    if (pipe(wake_pipe) != 0) return -1;
+    for (int i = 0; i < 2; i++) fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
+    fcntl(wake_pipe[1], F_SETFL, fcntl(wake_pipe[1], F_GETFL) | O_NONBLOCK);
     pthread_t thread;
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);

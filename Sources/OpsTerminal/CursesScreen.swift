@@ -237,12 +237,13 @@ final class CursesScreen {
     }
     emptyBlockingReads = 0
     if status == opsview_key_code_yes() {
-      let code = Int32(bitPattern: value)
+      // wint_t is unsigned on Linux and signed on Darwin: keep the bits either way.
+      let code = Int32(truncatingIfNeeded: value)
       if code == KEY_MOUSE { return .some(readMouse()) }
       if code == KEY_RESIZE { resized() }
       return .some(KeyDecoder.decode(.keyCode(code)).map(ScreenEvent.key))
     }
-    let key = KeyDecoder.decode(.character(UInt32(value)))
+    let key = KeyDecoder.decode(.character(UInt32(truncatingIfNeeded: value)))
     if key == .ctrl("l") { forceRepaint() }
     return .some(key.map(ScreenEvent.key))
   }
