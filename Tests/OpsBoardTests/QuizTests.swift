@@ -231,7 +231,7 @@ struct QuizTests {
     s.setQuiz(true)
     var checked = 0
     for _ in 0..<300 where !s.isOver {
-      if let q = s.quizQuestion {
+      if s.quizQuestion != nil {
         let t0 = s.model.now
         press(s, .enter)
         #expect(s.model.now >= t0)
