@@ -71,7 +71,7 @@ public enum HTMLHandout {
     var out: [UInt8] = []
     let title = source.title.isEmpty ? source.id : source.title
     out.append(contentsOf: HTMLPage.head.utf8)
-    out.append(contentsOf: "<title>\(Escape.xml(title)) — opsview</title>\n".utf8)
+    out.append(contentsOf: "<title>\(html(title)) — opsview</title>\n".utf8)
     out.append(contentsOf: "<style>\n\(HTMLPage.style)</style>\n</head>\n".utf8)
     out.append(contentsOf: HTMLPage.body.utf8)
     out.append(contentsOf: "<script type=\"application/json\" id=\"run\">".utf8)
@@ -79,6 +79,19 @@ public enum HTMLHandout {
     out.append(contentsOf: "</script>\n<script>\n".utf8)
     out.append(contentsOf: HTMLPage.script.utf8)
     out.append(contentsOf: "</script>\n</body>\n</html>\n".utf8)
+    return out
+  }
+
+  /// Text in HTML: XML's escaping, and the line and paragraph separators as references.
+  static func html(_ s: String) -> String {
+    var out = ""
+    for scalar in Escape.xml(s).unicodeScalars {
+      switch scalar {
+      case "\u{2028}": out += "&#x2028;"
+      case "\u{2029}": out += "&#x2029;"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
     return out
   }
 

