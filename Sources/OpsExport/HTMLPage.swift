@@ -172,7 +172,11 @@ enum HTMLPage {
       while (cur.k < k){ apply(cur,cur.k); if (cur.k % EVERY===0 && checkpoints.length===cur.k/EVERY) checkpoints.push(clone(cur)); }
       return cur; }
     // Why an operation is where it is, from the fold (after Projection.whyWaiting).
-    function executingIn(s,qi){ const r=[]; for(let j=0;j<M;j++) if(s.st[j]===4 && qIx.get(ops[j].queue)===qi) r.push(ops[j].name); return r; }
+    // What each queue executes, once per position (the why lines of ready operations ask it often).
+    let execCache=null, execAt=-1;
+    function executingIn(s,qi){ if(execAt!==s.k || !execCache){ execCache=queues.map(()=>[]); execAt=s.k;
+        for(let j=0;j<M;j++) if(s.st[j]===4) execCache[qIx.get(ops[j].queue)].push(ops[j].name); }
+      return execCache[qi]; }
     function why(s,j){ const op=ops[j], st=s.st[j], qi=qIx.get(op.queue), cause=s.cx[j]>=0?D.causes[s.cx[j]]:"";
       if (st>=4 || st<0) return cause;
       if (st===0) return "just added to "+op.queue+": it becomes pending at once";
@@ -317,9 +321,21 @@ enum HTMLPage {
       e.preventDefault(); });
     // For tests and the curious: the states the table shows, by operation.
     window.opsview = { events:N, seek:n=>go(n), indexAt:t=>{ let n=0; while(n<N&&E[n].time<=t+1e-9) n++; return n; },
-      states:()=>{ const s=seek(k), r={}; ops.forEach((o,j)=>{ if(s.st[j]>=0) r[o.name]=STATES[s.st[j]]; }); return r; } };
+      folded:()=>checkpoints.length>=Math.floor(N/EVERY)+1, states:()=>{ const s=seek(k), r={}; ops.forEach((o,j)=>{ if(s.st[j]>=0) r[o.name]=STATES[s.st[j]]; }); return r; } };
     tl=buildTimeline();
     render();
+    performance.mark("opsview-ready");
+    // After the first paint, the checkpoints are folded ahead in slices of a few milliseconds, so
+    // that scrubbing anywhere later folds at most EVERY events.
+    let ahead=null;
+    function foldAhead(){
+      if(!ahead){ const last=checkpoints[checkpoints.length-1]; if(last.k+EVERY>N) return; ahead=clone(last); }
+      const t0=performance.now();
+      while(performance.now()-t0<8){ apply(ahead,ahead.k);
+        if(ahead.k%EVERY===0){ if(checkpoints.length===ahead.k/EVERY) checkpoints.push(clone(ahead)); ahead=null; break; }
+        if(ahead.k>=N){ ahead=null; return; } }
+      setTimeout(foldAhead,0); }
+    setTimeout(foldAhead,0);
     })();
 
     """#

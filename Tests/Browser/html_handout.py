@@ -196,12 +196,17 @@ def bench(paths):
                 "const p = performance.getEntriesByName('first-contentful-paint')[0] || performance.getEntriesByType('paint')[0];"
                 "return p ? p.startTime : null")
             load = d.execute_script("const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd")
+            ready = d.execute_script("const m = performance.getEntriesByName('opsview-ready')[0]; return m ? m.startTime : null")
+            t0 = time.time()
+            while not d.execute_script("return opsview.folded()") and time.time() - t0 < 30:
+                time.sleep(0.05)
+            folded = time.time() - t0
             steps = d.execute_script("""
               const n = opsview.events, times = []; let x = 12345;
               for (let i = 0; i < 30; i++) { x = (x * 1103515245 + 12345) % 2147483648;
                 const t0 = performance.now(); opsview.seek(x % (n + 1)); times.push(performance.now() - t0); }
               times.sort((a, b) => a - b); return [times[15], times[29]];""")
-            print(json.dumps({"page": name, "bytes": os.path.getsize(path), "first_paint_ms": paint,
+            print(json.dumps({"page": name, "bytes": os.path.getsize(path), "first_paint_ms": paint, "table_drawn_ms": round(ready, 1), "checkpoints_after_s": round(folded, 2),
                               "load_ms": round(load, 1), "scrub_median_ms": round(steps[0], 1),
                               "scrub_max_ms": round(steps[1], 1), "console_errors": len(console_errors(d))}), flush=True)
     finally:
