@@ -267,19 +267,23 @@ enum HTMLPage {
     function buildTimeline(){ const box=$("timeline"); if(M>TLMAX){ box.appendChild(el("p","The timeline is drawn for runs of up to "+TLMAX+" operations.","note")); return null; }
       // The SVG namespace, from the parser (so the page holds no URL at all).
       const probe=document.createElement("div"); probe.innerHTML="<svg></svg>"; const ns=probe.firstChild.namespaceURI;
-      const W=Math.max(600,box.clientWidth||900), L=140, H=16, svg=document.createElementNS(ns,"svg");
+      const W=Math.max(600,(box.clientWidth||900)-4), L=140, H=16, svg=document.createElementNS(ns,"svg");
       svg.setAttribute("width",W); svg.setAttribute("height",M*H+20); svg.setAttribute("role","img"); svg.setAttribute("aria-label","Timeline of every operation's states");
       const x=t=>L+(W-L-10)*t/tEnd;
       ops.forEach((op,j)=>{ const y=j*H; const g=document.createElementNS(ns,"g"); g.dataset.op=op.name;
         const t=document.createElementNS(ns,"text"); t.setAttribute("x",2); t.setAttribute("y",y+12); t.textContent=op.name.length>20?op.name.slice(0,19)+"…":op.name; g.appendChild(t);
         const ev=stateEv[j];
-        ev.forEach((i,n)=>{ const from=E[i].time, to=n+1<ev.length?E[ev[n+1]].time:tEnd; const r=document.createElementNS(ns,"rect");
+        ev.forEach((i,n)=>{ if(E[i].to==="finished") return; const from=E[i].time, to=n+1<ev.length?E[ev[n+1]].time:tEnd; const r=document.createElementNS(ns,"rect");
           r.setAttribute("x",x(from)); r.setAttribute("y",y+2); r.setAttribute("width",Math.max(1,x(to)-x(from))); r.setAttribute("height",H-4);
           r.setAttribute("style","fill:var(--s-"+E[i].to+")"); const ti=document.createElementNS(ns,"title"); ti.textContent=op.name+": "+E[i].to+" from "+fmt(from)+"s"; r.appendChild(ti); g.appendChild(r); });
         const hit=document.createElementNS(ns,"rect"); hit.setAttribute("class","row"); hit.setAttribute("x",0); hit.setAttribute("y",y); hit.setAttribute("width",W); hit.setAttribute("height",H);
         hit.addEventListener("click",()=>{ selected=j; render(); }); g.appendChild(hit); svg.appendChild(g); });
       const now=document.createElementNS(ns,"line"); now.setAttribute("y1",0); now.setAttribute("y2",M*H); now.setAttribute("stroke","currentColor"); now.setAttribute("stroke-width","2"); svg.appendChild(now);
-      box.appendChild(svg); return {now,x}; }
+      box.appendChild(svg);
+      const legend=el("p",null,"note"); legend.appendChild(document.createTextNode("Bars: "));
+      STATES.slice(1,6).forEach(n=>{ legend.appendChild(el("span",GLYPH[SI[n]]+" "+n,"st s-"+n)); legend.appendChild(document.createTextNode(" ")); });
+      legend.appendChild(document.createTextNode("; a bar ends where its operation finished. Click a row to select it."));
+      box.appendChild(legend); return {now,x}; }
     let tl=null;
     function time(){ return k?E[k-1].time:0; }
     function render(){ const s=seek(k); slider.value=k;
