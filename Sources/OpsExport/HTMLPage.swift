@@ -101,7 +101,7 @@ enum HTMLPage {
     <div id="caption" role="note" aria-live="polite" hidden></div>
     <ol id="chapters"></ol><p class="note" id="nomoments" hidden>This run has no teaching moments.</p></section>
     <section id="ops-section" aria-labelledby="h-ops"><h2 id="h-ops">Operations</h2>
-    <table id="ops" role="grid" aria-labelledby="h-ops"><thead><tr><th>operation</th><th>queue</th><th>state</th><th>flags</th><th>why</th></tr></thead><tbody></tbody></table>
+    <table id="ops" aria-labelledby="h-ops"><thead><tr><th>operation</th><th>queue</th><th>state</th><th>flags</th><th>why</th></tr></thead><tbody></tbody></table>
     <p class="note" id="opsnote"></p></section>
     <section id="side" aria-labelledby="h-sel"><h2 id="h-sel">Selected operation</h2>
     <div id="sel"></div>

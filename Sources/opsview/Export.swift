@@ -124,8 +124,17 @@ extension Export {
     var projection = Projection()
     for e in events { projection.apply(e) }
     if let until { projection.advanceClock(to: until) }
-    let questions = HandoutQuiz.questions(
-      events: events, stops: stops.map { ($0.seq, $0.time, moments[$0.moment].claims) })
+    // The board's quiz, asked where the board stops for each moment in quiz mode.
+    let board = HandoutQuiz.play(
+      BoardScenario(
+        title: scenario.title, notes: scenario.notes, moments: moments,
+        makeRuntime: { scenario.makeRuntime() }))
+    let questions = stops.indices.compactMap { i -> (Int, QuizQuestion)? in
+      guard let asked = board.first(where: { $0.moment == stops[i].moment }),
+        let q = asked.question, q.revealAt <= events.count
+      else { return nil }
+      return (i, q)
+    }
     var result = ExportSource(
       id: scenario.id, title: scenario.title, lesson: scenario.notes, events: events,
       projection: projection, end: until ?? runtime.now)

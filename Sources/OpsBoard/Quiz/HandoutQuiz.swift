@@ -1,41 +1,43 @@
 import OpsEngine
 
-/// The board's quiz, asked once at each moment where the board stops (as `m` at a moment asks it in
-/// quiz mode), for handouts that replay the run without the board (`opsview export --format html`).
-/// The same `QuizMaker` with the same inputs: the model as the board shows it at the stop, the run's
-/// events after it, the moment's claims on screen, and the reveal kept before the next stop.
+/// The board's quiz for handouts that replay a run without the board (`opsview export --format
+/// html`): a board is played as docs/WORKSHOP.md's plan plays it (quiz on, `m` at each moment, the
+/// engine's answer given, the reveal closed), and the question asked at each moment is kept. So a
+/// handout asks exactly what the board asks, with the same accepted answers (WorkshopDocTests checks
+/// the plan against the board).
 public enum HandoutQuiz {
-  /// `stops`: (events shown, clock) where each moment is reached, in order; `claims`: each stop's
-  /// claims. Returns, for each stop that has a question, the stop's index and the question.
-  public static func questions(
-    events: [Event], stops: [(seq: Int, time: Double, claims: [MomentClaim])]
-  ) -> [(stop: Int, question: QuizQuestion)] {
-    var model = BoardModel()
-    var exclusivity: [String: [String]] = [:]
-    var shown = 0
-    var asked: [(Int, QuizQuestion)] = []
-    var last: QuizQuestion?
-    for (s, stop) in stops.enumerated() {
-      while shown < min(stop.seq, events.count) {
-        let e = events[shown]
-        if case .operationAdded(let op, _, _, _, _, _, _, let categories, _) = e.kind {
-          exclusivity[op] = categories
-        }
-        _ = model.apply(e)
-        shown += 1
-      }
-      model.advanceClock(to: stop.time)
-      let future = Array(events[shown..<min(events.count, shown + 400)])
-      var maker = QuizMaker(model: model, shown: shown, future: future, exclusivity: exclusivity)
-      maker.onScreen = stop.claims
-      let next = stops.dropFirst(s + 1).first { $0.seq > shown }
-      maker.horizon = next.map { $0.seq - shown } ?? .max
-      maker.lastRevealed = last
-      if let q = maker.question(turn: asked.count) {
-        asked.append((s, q))
-        last = q
+  /// A moment as the board showed it in the plan: where, and the question `m` asked there (nil: none).
+  public struct Stop: Sendable, Equatable {
+    /// Index into the scenario's moments.
+    public let moment: Int
+    /// The events shown when it was reached, and the clock.
+    public let seq: Int
+    public let time: Double
+    public var question: QuizQuestion?
+  }
+
+  /// Plays `scenario` (its runtime must record, see `BoardScenario`) on a board, paused, to its end.
+  /// `limit` bounds the keys and ticks, for a run that never ends.
+  public static func play(_ scenario: BoardScenario, limit: Int = 20_000) -> [Stop] {
+    guard !scenario.moments.isEmpty else { return [] }
+    let s = BoardSession(scenario, paused: true)
+    s.setQuiz(true)
+    var stops: [Stop] = []
+    var steps = 0
+    while steps < limit, !s.isOver || s.currentMoment != nil || s.quizQuestion != nil {
+      steps += 1
+      if let q = s.quizQuestion {
+        if !stops.isEmpty { stops[stops.count - 1].question = q }
+        _ = s.handle(.character(Character("\(q.answer + 1)")))
+        _ = s.handle(.enter)
+      } else if let m = s.currentMoment, stops.last?.moment != m.index {
+        stops.append(Stop(moment: m.index, seq: s.log.count, time: s.model.now, question: nil))
+      } else if s.currentMoment != nil || s.paused {
+        _ = s.handle(.character("m"))
+      } else {
+        s.advance(by: 0.25)
       }
     }
-    return asked
+    return stops
   }
 }
