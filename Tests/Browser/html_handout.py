@@ -11,7 +11,8 @@ Checks, on the tour: no console errors; the states the table shows at several ti
 `opsview trace tour --until T --format jsonl` (the last state event of each operation); `.`, `,`, `m`
 and the arrow keys move as on the board; a moment's caption is shown where the board stops, with
 claims that hold in the table; the quiz scores the engine's answer right and another wrong and
-reveals up to the answer; Tab reaches every control; screenshots at 1280x800 and 390x844.
+reveals up to the answer; Tab reaches every control; screenshots at 1280x800 and 390x844; and, on
+a recording whose names are markup, that nothing of theirs runs or becomes an element.
 Exit status 1 with a list of what failed.
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
@@ -187,6 +188,40 @@ def tour_checks(path):
         d.quit()
 
 
+def hostile_checks():
+    """A recording whose names are markup: the page shows them as text and runs nothing of theirs."""
+    evil = "</script><script>alert(1)</script>\u2028\u2029'\"<!--<img src=x onerror=alert(2)>"
+    events = [
+        {"seq": 1, "time": 0, "type": "queueAdded", "queue": "q" + evil, "maxConcurrent": 1, "suspended": False, "qos": "default"},
+        {"seq": 2, "time": 0, "type": "operationAdded", "operation": "x" + evil, "queue": "q" + evil, "priority": "normal",
+         "qos": "default", "kind": "plain", "dependencies": [], "conditions": [], "exclusivity": [], "work": 1},
+        {"seq": 3, "time": 0, "type": "state", "operation": "x" + evil, "from": "initialized", "to": "pending",
+         "cause": {"kind": "added", "queue": "q" + evil}},
+    ]
+    recording = os.path.join(a.out, "hostile.jsonl")
+    with open(recording, "w") as f:
+        f.write(json.dumps({"format": "opsview-recording", "version": 2, "title": evil}) + "\n")
+        for e in events:
+            f.write(json.dumps(e, ensure_ascii=False) + "\n")
+    page = export(recording, "hostile.html")
+    d = driver(1280, 800)
+    try:
+        d.get("file://" + page)
+        d.execute_script("opsview.seek(opsview.events)")
+        try:
+            d.switch_to.alert
+            check(False, "a name ran as script")
+        except Exception:
+            pass
+        check(len(d.find_elements(By.TAG_NAME, "img")) == 0, "a name became an element")
+        check(len(d.find_elements(By.TAG_NAME, "script")) == 2, "a name opened or closed a script")
+        row = d.find_element(By.CSS_SELECTOR, "#ops tbody tr")
+        check(row.get_attribute("data-op") == "x" + evil, "the name comes back whole")
+        check(not console_errors(d), "no console errors with hostile names")
+    finally:
+        d.quit()
+
+
 def bench(paths):
     d = driver(1280, 800)
     try:
@@ -233,6 +268,7 @@ if a.bench:
            ("generated-10000", export(generated(10000), "generated-10000.html"))])
 else:
     tour_checks(tour)
+    hostile_checks()
     print("screenshots in", a.out)
 if failures:
     print(f"{len(failures)} check(s) failed")
