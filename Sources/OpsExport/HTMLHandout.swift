@@ -63,6 +63,9 @@ public struct HTMLTeaching: Sendable, Equatable {
 /// (`HTMLPage.script`) folds the events as docs/EVENTS.md describes to draw the table, the queues, the
 /// state machine and the why lines at any position of the slider. Nothing is fetched: no URL at all.
 public enum HTMLHandout {
+  /// Past this many operations the page leaves the timeline picture out (it would be megabytes).
+  public static let pictureLimit = 400
+
   public static func render(_ source: ExportSource) -> String {
     String(decoding: renderBytes(source), as: UTF8.self)
   }
@@ -74,6 +77,20 @@ public enum HTMLHandout {
     out.append(contentsOf: "<title>\(html(title)) — opsview</title>\n".utf8)
     out.append(contentsOf: "<style>\n\(HTMLPage.style)</style>\n</head>\n".utf8)
     out.append(contentsOf: HTMLPage.body.utf8)
+    // The SVG export's picture (rows, dependency arrows, marks), made interactive by the script.
+    out.append(contentsOf: "<template id=\"picture\">".utf8)
+    if source.projection.operations.count <= pictureLimit {
+      for scalar in String(decoding: SVGTimeline.renderBytes(source, inline: true), as: UTF8.self)
+        .unicodeScalars
+      {
+        switch scalar {
+        case "\u{2028}": out.append(contentsOf: "&#x2028;".utf8)
+        case "\u{2029}": out.append(contentsOf: "&#x2029;".utf8)
+        default: out.append(contentsOf: String(scalar).utf8)
+        }
+      }
+    }
+    out.append(contentsOf: "</template>\n".utf8)
     out.append(contentsOf: "<script type=\"application/json\" id=\"run\">".utf8)
     appendInert(data(source), to: &out)
     out.append(contentsOf: "</script>\n<script>\n".utf8)

@@ -66,9 +66,9 @@ enum HTMLPage {
     .right{color:#2e7d32}.wrong{color:#c62828}
     #timeline{width:100%;overflow-x:auto}
     #timeline svg{display:block}
-    #timeline rect.row{fill:transparent;cursor:pointer}
-    #timeline rect.row:hover{fill:color-mix(in srgb,var(--accent) 12%,transparent)}
-    #timeline text{fill:var(--fg);font-size:11px}
+    #timeline svg{background:#fff;color:#000;border-radius:4px}
+    #timeline g[data-row]:hover>*{opacity:.75}
+    #timeline g.sel>text{font-weight:700;fill:#0b63c4}
     .note{color:var(--mute);font-size:.85rem}
     code{font-family:ui-monospace,monospace;font-weight:700;font-size:.92em}
     .sr{position:absolute;left:-9999px}
@@ -76,7 +76,7 @@ enum HTMLPage {
     #ops thead{display:none}#ops tr{display:block;border-bottom:1px solid var(--line);padding:.3rem 0}
     #ops td{display:inline-block;border:0;padding:.1rem .3rem}#ops td.why{display:block}
     .controls{padding:.4rem .5rem}}
-    @media print{.controls,#quiz,#timeline-section{display:none}main{display:block}section{break-inside:avoid;margin-bottom:.6rem}
+    @media print{.controls,#quiz{display:none}main{display:block}section{break-inside:avoid;margin-bottom:.6rem}
     body{background:#fff;color:#000}}
 
     """#
@@ -111,7 +111,7 @@ enum HTMLPage {
     <h2>Warnings</h2><ul id="warnings"></ul>
     <h2>Log</h2><ol id="log" aria-label="Latest events"></ol></section>
     <section class="wide" id="quiz" aria-labelledby="h-quiz"><h2 id="h-quiz">Quiz</h2><div id="quizbody"></div></section>
-    <section class="wide" id="timeline-section" aria-labelledby="h-tl"><h2 id="h-tl">Timeline</h2><div id="timeline"></div></section>
+    <section class="wide" id="timeline-section" aria-labelledby="h-tl"><h2 id="h-tl">Timeline and dependencies</h2><p class="note">Each row is an operation (click to select it), arrows run from a dependency's finish to its dependent's start; the dashed line is the clock.</p><div id="timeline"></div></section>
     </main>
     <p class="note" style="padding:0 1rem">Keys: Space play/pause · . or → next event · , or ← previous · m next moment · M previous · Home/End. Made by <code>opsview export --format html</code>.</p>
 
@@ -262,34 +262,25 @@ enum HTMLPage {
       b.appendChild(fs); const go=el("button","Reveal"); go.id="reveal";
       go.onclick=()=>{ const picked=+(fs.querySelector("input:checked")||{value:0}).value; quizState={q,picked}; setK(q.revealAt); const i=opIx.get(q.focus); if(i!==undefined) selected=i; render(); };
       b.appendChild(go); }
-    // Timeline: one row per operation, a rectangle per state it spent time in.
-    const TLMAX=400, tEnd=Math.max(D.end, N?E[N-1].time:0, 1e-9);
-    function buildTimeline(){ const box=$("timeline"); if(M>TLMAX){ box.appendChild(el("p","The timeline is drawn for runs of up to "+TLMAX+" operations.","note")); return null; }
-      // The SVG namespace, from the parser (so the page holds no URL at all).
-      const probe=document.createElement("div"); probe.innerHTML="<svg></svg>"; const ns=probe.firstChild.namespaceURI;
-      const W=Math.max(600,(box.clientWidth||900)-4), L=140, H=16, svg=document.createElementNS(ns,"svg");
-      svg.setAttribute("width",W); svg.setAttribute("height",M*H+20); svg.setAttribute("role","img"); svg.setAttribute("aria-label","Timeline of every operation's states");
-      const x=t=>L+(W-L-10)*t/tEnd;
-      ops.forEach((op,j)=>{ const y=j*H; const g=document.createElementNS(ns,"g"); g.dataset.op=op.name;
-        const t=document.createElementNS(ns,"text"); t.setAttribute("x",2); t.setAttribute("y",y+12); t.textContent=op.name.length>20?op.name.slice(0,19)+"…":op.name; g.appendChild(t);
-        const ev=stateEv[j];
-        ev.forEach((i,n)=>{ if(E[i].to==="finished") return; const from=E[i].time, to=n+1<ev.length?E[ev[n+1]].time:tEnd; const r=document.createElementNS(ns,"rect");
-          r.setAttribute("x",x(from)); r.setAttribute("y",y+2); r.setAttribute("width",Math.max(1,x(to)-x(from))); r.setAttribute("height",H-4);
-          r.setAttribute("style","fill:var(--s-"+E[i].to+")"); const ti=document.createElementNS(ns,"title"); ti.textContent=op.name+": "+E[i].to+" from "+fmt(from)+"s"; r.appendChild(ti); g.appendChild(r); });
-        const hit=document.createElementNS(ns,"rect"); hit.setAttribute("class","row"); hit.setAttribute("x",0); hit.setAttribute("y",y); hit.setAttribute("width",W); hit.setAttribute("height",H);
-        hit.addEventListener("click",()=>{ selected=j; render(); }); g.appendChild(hit); svg.appendChild(g); });
-      const now=document.createElementNS(ns,"line"); now.setAttribute("y1",0); now.setAttribute("y2",M*H); now.setAttribute("stroke","currentColor"); now.setAttribute("stroke-width","2"); svg.appendChild(now);
-      box.appendChild(svg);
-      const legend=el("p",null,"note"); legend.appendChild(document.createTextNode("Bars: "));
-      STATES.slice(1,6).forEach(n=>{ legend.appendChild(el("span",GLYPH[SI[n]]+" "+n,"st s-"+n)); legend.appendChild(document.createTextNode(" ")); });
-      legend.appendChild(document.createTextNode("; a bar ends where its operation finished. Click a row to select it."));
-      box.appendChild(legend); return {now,x}; }
+    // Timeline: the SVG export's picture (from the <template>), its rows selecting operations, with
+    // a line at the clock.
+    function buildTimeline(){ const box=$("timeline"), tpl=$("picture"), svg=tpl.content.querySelector("svg");
+      if(!svg){ box.appendChild(el("p",M?"The timeline is drawn for runs of up to 400 operations.":"No operations.","note")); return null; }
+      box.appendChild(document.importNode(svg,true)); const pic=box.querySelector("svg");
+      const x0=+pic.dataset.x0, x1=+pic.dataset.x1, end=Math.max(D.end,0.001);
+      for(const g of pic.querySelectorAll("g[data-row]")){ const j=+g.dataset.row; g.style.cursor="pointer";
+        g.addEventListener("click",()=>{ selected=j; render(); }); }
+      const now=document.createElementNS(pic.namespaceURI,"line"); now.setAttribute("y1",pic.dataset.top); now.setAttribute("y2",pic.dataset.bottom);
+      now.setAttribute("stroke","#d81b60"); now.setAttribute("stroke-width","2"); now.setAttribute("stroke-dasharray","4 3"); pic.appendChild(now);
+      return {now,x:t=>x0+(x1-x0)*t/end,pic}; }
     let tl=null;
     function time(){ return k?E[k-1].time:0; }
     function render(){ const s=seek(k); slider.value=k;
       $("clock").textContent=fmt(time())+"s · event "+k+"/"+N;
       renderTable(s); renderQueues(s); renderWarnings(s); renderLog(s); renderSelected(s); renderMoments(); renderQuiz();
-      if(tl){ const X=tl.x(time()); tl.now.setAttribute("x1",X); tl.now.setAttribute("x2",X); } }
+      if(tl){ const X=tl.x(time()); tl.now.setAttribute("x1",X); tl.now.setAttribute("x2",X);
+        for(const g of tl.pic.querySelectorAll("g.sel")) g.classList.remove("sel");
+        if(selected>=0) for(const g of tl.pic.querySelectorAll('g[data-row="'+selected+'"]')) g.classList.add("sel"); } }
     function setK(n){ k=Math.max(0,Math.min(N,n)); }
     function go(n){ quizState=null; setK(n); render(); }
     function nextMoment(){ const m=D.moments.find(m=>m.seq>k); go(m?m.seq:N); }

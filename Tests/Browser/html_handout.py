@@ -160,6 +160,13 @@ def tour_checks(path):
         row.click()
         steps = d.find_element(By.ID, "path").text
         check("pending → ready" in steps and "executing → finishing" in steps, f"decode's path: {steps}")
+        # A row of the timeline picture selects its operation.
+        row_index = [e["operation"] for e in data["events"] if e["type"] == "operationAdded"].index("upload")
+        g = d.find_element(By.CSS_SELECTOR, f'#timeline g[data-row="{row_index}"]')
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", g)
+        g.click()
+        check(d.find_element(By.ID, "sel").text.startswith("upload"), "a timeline row selects its operation")
+        check("sel" in (g.get_attribute("class") or ""), "the selected operation's row is marked in the timeline")
         # Tab reaches every control.
         d.execute_script("document.activeElement.blur(); window.scrollTo(0,0)")
         reached = set()
