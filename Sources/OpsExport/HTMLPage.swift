@@ -76,7 +76,7 @@ enum HTMLPage {
     #ops thead{display:none}#ops tr{display:block;border-bottom:1px solid var(--line);padding:.3rem 0}
     #ops td{display:inline-block;border:0;padding:.1rem .3rem}#ops td.why{display:block}
     .controls{padding:.4rem .5rem}}
-    @media print{.controls,#quiz{display:none}main{display:block}section{break-inside:avoid;margin-bottom:.6rem}
+    @media print{.controls,#quiz{display:none}.lesson{max-height:none;overflow:visible}main{display:block}section{break-inside:avoid;margin-bottom:.6rem}
     body{background:#fff;color:#000}}
 
     """#
