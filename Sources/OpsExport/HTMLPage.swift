@@ -164,7 +164,7 @@ enum HTMLPage {
       case "warning": s.warn.push(i); break;
       }
       s.k=i+1; }
-    const EVERY = Math.max(256, Math.ceil(N/40)), checkpoints=[fresh()];
+    const EVERY = Math.max(256, Math.ceil(N/100)), checkpoints=[fresh()];
     let cur = fresh();
     function seek(k){ k=Math.max(0,Math.min(N,k));
       if (k < cur.k || k - cur.k > EVERY){ const c=checkpoints[Math.min(checkpoints.length-1,Math.floor(k/EVERY))];
