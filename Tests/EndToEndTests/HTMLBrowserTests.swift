@@ -41,10 +41,10 @@ import Testing
     let log = dir.appendingPathComponent("log.txt").path
     let child = try ChildProcess(
       [python, Self.script, "--opsview", binary, "--out", dir.path], outputPath: log)
-    let finished = child.waitForExit(timeout: .seconds(240))
+    let finished = child.waitForExit(timeout: .seconds(600))
     if !finished { child.stop(SIGKILL) }
     let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-    #expect(finished, "the browser script did not finish in 240 s:\n\(output)")
+    #expect(finished, "the browser script did not finish in 600 s:\n\(output)")
     let lines = output.split(separator: "\n")
     #expect(lines.last == "ok", "\(output)")
     #expect(!output.contains("FAIL"), "\(output)")
