@@ -3,7 +3,7 @@ import OpsEngine
 /// The formats of `opsview export`. Each is a pure function of the source: the same run always
 /// gives byte-identical output.
 public enum ExportFormat: String, CaseIterable, Sendable {
-  case perfetto, dot, mermaid, svg, markdown
+  case perfetto, dot, mermaid, svg, markdown, html
 
   /// `operation`: for Mermaid, draw that operation's path as a state diagram instead of the graph.
   public func render(_ source: ExportSource, operation: String? = nil) throws -> String {
@@ -15,6 +15,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         ?? MermaidExport.flowchart(source)
     case .svg: SVGTimeline.render(source)
     case .markdown: MarkdownHandout.render(source)
+    case .html: HTMLHandout.render(source)
     }
   }
 
@@ -24,6 +25,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     switch self {
     case .perfetto: PerfettoExport.renderBytes(source)
     case .svg: SVGTimeline.renderBytes(source)
+    case .html: HTMLHandout.renderBytes(source)
     default: Array(try render(source, operation: operation).utf8)
     }
   }
@@ -35,6 +37,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case .mermaid: "Mermaid flowchart; with --operation, a stateDiagram-v2 of that operation"
     case .svg: "SVG timeline picture"
     case .markdown: "Markdown handout: lesson, graph, warnings, trace with why lines"
+    case .html:
+      "interactive HTML handout: one self-contained page that replays the run, with moments and quiz"
     }
   }
 }

@@ -17,6 +17,8 @@ public struct ExportSource: Sendable {
   public var projection: Projection
   /// The clock when the export was taken: an unfinished state lasts until then.
   public var end: Double
+  /// The moments and quiz of a scenario, for the HTML handout (nil: none, or a bare recording).
+  public var teaching: HTMLTeaching? = nil
 
   public init(
     id: String, title: String, lesson: String, events: [Event], eventCount: Int? = nil,

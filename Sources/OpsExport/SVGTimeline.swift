@@ -15,7 +15,15 @@ public enum SVGTimeline {
 
   /// The picture as UTF-8 bytes (tens of megabytes at 50,000 operations).
   public static func renderBytes(_ source: ExportSource) -> [UInt8] {
-    let layout = Layout(source)
+    renderBytes(source, inline: false)
+  }
+
+  /// `inline`: for the HTML handout, an `<svg>` element to place in a page (no XML declaration and
+  /// no namespace attribute, which HTML implies), each operation's row marked with its add-order
+  /// index (`data-row`, never a name) and the time axis's ends given (`data-x0`, `data-x1`) so the page can select rows and draw its clock.
+  static func renderBytes(_ source: ExportSource, inline: Bool) -> [UInt8] {
+    var layout = Layout(source)
+    layout.inline = inline
     var b = TextBuffer(capacity: source.projection.operations.count * 520 + 8_192)
     let notes = layout.bandNotes()
     let arrows = layout.arrowPaths()
@@ -46,6 +54,7 @@ public enum SVGTimeline {
     let bandTop: [Double]
     let height: Double
     let segments: [[StateSegment]]
+    var inline = false
 
     init(_ source: ExportSource) {
       self.source = source
@@ -86,7 +95,16 @@ public enum SVGTimeline {
     // MARK: - Parts
 
     func header(_ b: inout TextBuffer) {
-      b.add("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"")
+      if inline {
+        b.add("<svg role=\"img\" aria-labelledby=\"h-tl\"")
+        b.attr("data-x0", chartX)
+        b.attr("data-x1", chartX + chartWidth)
+        b.attr("data-top", top)
+        b.attr("data-bottom", height - 16)
+      } else {
+        b.add(
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"")
+      }
       b.attr("width", width)
       b.attr("height", height)
       b.add(" viewBox=\"0 0 ")
@@ -329,7 +347,7 @@ public enum SVGTimeline {
       for op in p.operations {
         guard let y = rowTop[op.index] else { continue }
         let barTop = y + (rowHeight - bar) / 2
-        b.add("<g><title>")
+        b.add(inline ? "<g data-row=\"\(op.index)\"><title>" : "<g><title>")
         tooltip(op, into: &b)
         b.add("</title>\n")
         if op.index % 2 == 1 {

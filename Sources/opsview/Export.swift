@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpsBoard
 import OpsEngine
 import OpsExport
 import OpsScenarios
@@ -9,7 +10,7 @@ import OpsScenarios
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract:
-      "Export a run for handouts and other tools: Perfetto trace, Graphviz or Mermaid graph, SVG timeline, Markdown handout.",
+      "Export a run for handouts and other tools: Perfetto trace, Graphviz or Mermaid graph, SVG timeline, Markdown or HTML handout.",
     discussion: """
       SOURCE is a built-in scenario, a scenario file (run headless on the virtual clock), or a \
       recording: a .jsonl file of events as `opsview trace --format jsonl` prints them, after an \
@@ -21,7 +22,7 @@ struct Export: ParsableCommand {
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case perfetto, dot, mermaid, svg, markdown
+    case perfetto, dot, mermaid, svg, markdown, html
   }
 
   @Argument(
@@ -29,7 +30,7 @@ struct Export: ParsableCommand {
     completion: ScenarioCompletion.scenariosAndRecordings)
   var source: String
 
-  @Option(help: "perfetto, dot, mermaid, svg or markdown.")
+  @Option(help: "perfetto, dot, mermaid, svg, markdown or html.")
   var format: Format
 
   @Option(
@@ -98,6 +99,7 @@ struct Export: ParsableCommand {
         lesson: recording.notes ?? builtIn?.notes ?? "", recorded: recording.events, until: until)
     }
     let scenario = try resolveScenario(source)
+    if format == .html { return htmlSource(scenario) }
     // Only the handout reads events, and only its first rows: the rest are counted, not kept (a
     // 50,000-operation run has 450,000 of them).
     let kept = EventPrefix(keeping: format == .markdown ? MarkdownHandout.defaultTraceRows : 0)
@@ -106,6 +108,50 @@ struct Export: ParsableCommand {
     return ExportSource(
       id: scenario.id, title: scenario.title, lesson: scenario.notes, events: kept.events,
       eventCount: kept.count, projection: runtime.projection, end: runtime.now)
+  }
+}
+
+extension Export {
+  /// The whole run, played as the board plays it when nobody presses a key, with its moments where
+  /// the board stops for them and the board's quiz question at each (`HandoutQuiz`).
+  fileprivate func htmlSource(_ scenario: Scenario) -> ExportSource {
+    let moments = scenario.playMoments
+    // Recording: `subscribe` replays the events published while the scenario was set up.
+    let runtime = scenario.makeRuntime()
+    let (allStops, allEvents) = MomentRun.play(runtime, moments: moments)
+    let events = until.map { u in allEvents.filter { $0.time <= u } } ?? allEvents
+    let stops = allStops.filter { stop in
+      stop.seq <= events.count && (until.map { stop.time <= $0 } ?? true)
+    }
+    var projection = Projection()
+    for e in events { projection.apply(e) }
+    if let until { projection.advanceClock(to: until) }
+    // The board's quiz, asked where the board stops for each moment in quiz mode.
+    let board = HandoutQuiz.play(
+      BoardScenario(
+        title: scenario.title, notes: scenario.notes, moments: moments,
+        makeRuntime: { scenario.makeRuntime() }))
+    let questions = stops.indices.compactMap { i -> (Int, QuizQuestion)? in
+      guard let asked = board.first(where: { $0.moment == stops[i].moment }),
+        let q = asked.question, q.revealAt <= events.count
+      else { return nil }
+      return (i, q)
+    }
+    var result = ExportSource(
+      id: scenario.id, title: scenario.title, lesson: scenario.notes, events: events,
+      projection: projection, end: until ?? runtime.now)
+    result.teaching = HTMLTeaching(
+      stops: stops.map {
+        HTMLTeaching.Stop(
+          seq: $0.seq, time: $0.time, caption: moments[$0.moment].caption,
+          claims: moments[$0.moment].claims.map(\.text))
+      },
+      questions: questions.map { s, q in
+        HTMLTeaching.Question(
+          stop: s, prompt: q.prompt, choices: q.choices, answer: q.answer, accepted: q.accepted,
+          revealAt: q.revealAt, explanation: q.explanation, focus: q.focus)
+      })
+    return result
   }
 }
 

@@ -16,7 +16,7 @@ import Testing
 
   @Test func writesEachFormatToAFileAndTheSameBytesToStdout() throws {
     let dir = try scratch()
-    for format in ["perfetto", "dot", "mermaid", "svg", "markdown"] {
+    for format in ["perfetto", "dot", "mermaid", "svg", "markdown", "html"] {
       let file = dir.appendingPathComponent("tour.\(format)").path
       let r = try opsview(["export", "tour", "--format", format, "-o", file])
       #expect(r.status == 0, "\(format): \(r.err)")
@@ -25,7 +25,7 @@ import Testing
       let stdout = try opsview(["export", "tour", "--format", format])
       #expect(stdout.out == written, "\(format) differs between -o and stdout")
     }
-    #expect(contents(dir).count == 5)
+    #expect(contents(dir).count == 6)
   }
 
   @Test func anUnknownFormatIsAUsageError() throws {
@@ -105,12 +105,17 @@ import Testing
       #"{"format":"opsview-recording","opsview":"test","scenario":"stress","version":2}"#
     let recording = dir.appendingPathComponent("stress.jsonl")
     try Data((header + "\n" + trace.out).utf8).write(to: recording)
+    // Not html: a scenario's page has its moments and quiz, a recording's page has only its events.
     for format in ["perfetto", "dot", "mermaid", "svg", "markdown"] {
       let fromScenario = try opsview(["export", "stress", "--format", format])
       let fromRecording = try opsview(["export", recording.path, "--format", format])
       #expect(fromScenario.status == 0 && fromRecording.status == 0, "\(format)")
       #expect(fromScenario.out == fromRecording.out, "\(format) differs from the recording's")
     }
+    let page = try opsview(["export", "stress", "--format", "html"]).out
+    let recordedPage = try opsview(["export", recording.path, "--format", "html"]).out
+    let run = { (p: String) in p.components(separatedBy: #","moments":"#).first ?? "" }
+    #expect(run(page) == run(recordedPage), "html: the recording's page has other events")
     let handout = try opsview(["export", "stress", "--format", "markdown"]).out
     let events = trace.out.split(separator: "\n").count
     #expect(events > 2_000)

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Drives `opsview export SOURCE --format html` pages in headless Chromium like a learner would.
+
+Needs Debian `chromium` and `chromium-driver` and PyPI `selenium` (.ci/run installs them). Run by
+EndToEndTests/HTMLBrowserTests through the built binary, or by hand:
+
+    python3 Tests/Browser/html_handout.py --opsview .build/debug/opsview --out /tmp/shots
+    python3 Tests/Browser/html_handout.py --opsview .build/release/opsview --bench   # sizes and timings
+
+Checks, on the tour: no console errors; the states the table shows at several times equal the fold of
+`opsview trace tour --until T --format jsonl` (the last state event of each operation); `.`, `,`, `m`
+and the arrow keys move as on the board; a moment's caption is shown where the board stops, with
+claims that hold in the table; the quiz scores the engine's answer right and another wrong and
+reveals up to the answer; Tab reaches every control; screenshots at 1280x800 and 390x844; and, on
+a recording whose names are markup, that nothing of theirs runs or becomes an element.
+Exit status 1 with a list of what failed.
+"""
+import argparse, json, os, shutil, subprocess, sys, tempfile, time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--opsview", required=True)
+ap.add_argument("--out", default=tempfile.mkdtemp(prefix="opsview-html-"))
+ap.add_argument("--bench", action="store_true", help="print page sizes, first paint and scrub times")
+a = ap.parse_args()
+os.makedirs(a.out, exist_ok=True)
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def opsview(*args):
+    r = subprocess.run([a.opsview, *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"opsview {' '.join(args)} failed: {r.stderr}")
+    return r.stdout
+
+
+def export(source, name):
+    path = os.path.join(a.out, name)
+    opsview("export", source, "--format", "html", "-o", path)
+    return path
+
+
+def driver(width, height):
+    o = webdriver.ChromeOptions()
+    o.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                f"--window-size={width},{height}", "--allow-file-access-from-files"]:
+        o.add_argument(arg)
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=o)
+    # The viewport itself, exactly (a headless window is at least 500 wide and has a frame).
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    return d
+
+
+def console_errors(d):
+    return [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def engine_states(source, t):
+    """The fold of `trace --until T --format jsonl`: each operation's last state."""
+    states = {}
+    for line in opsview("trace", source, "--until", repr(t), "--format", "jsonl").splitlines():
+        e = json.loads(line)
+        if e["type"] == "operationAdded":
+            states[e["operation"]] = "initialized"
+        elif e["type"] == "state":
+            states[e["operation"]] = e["to"]
+    return states
+
+
+def table_states(d):
+    return d.execute_script("""
+      const r = {}; for (const tr of document.querySelectorAll('#ops tbody tr'))
+        r[tr.dataset.op] = tr.querySelector('[data-state]').dataset.state; return r;""")
+
+
+def clock_event(d):
+    return int(d.find_element(By.ID, "clock").text.split("event ")[1].split("/")[0])
+
+
+def press(d, key):
+    ActionChains(d).send_keys(key).perform()
+
+
+def tour_checks(path):
+    d = driver(1280, 800)
+    try:
+        d.get("file://" + path)
+        data = d.execute_script("return JSON.parse(document.getElementById('run').textContent)")
+        check(d.title.startswith(data["title"] or data["id"]), "the title names the scenario")
+        # States at several times equal the engine's.
+        end = data["events"][-1]["time"]
+        for t in [0, 1.5, 4, 6.25, end / 2, end]:
+            n = d.execute_script("return opsview.indexAt(arguments[0])", t)
+            d.execute_script("opsview.seek(arguments[0])", n)
+            shown, engine = table_states(d), engine_states("tour", t)
+            check(shown == engine, f"states at {t}s: page {shown} != engine {engine}")
+        # Keyboard: start, step, back, moment.
+        d.find_element(By.TAG_NAME, "body").click()
+        press(d, Keys.HOME)
+        check(clock_event(d) == 0, "Home goes to the start")
+        press(d, ".")
+        press(d, ".")
+        check(clock_event(d) == 2, "'.' steps one event")
+        press(d, ",")
+        check(clock_event(d) == 1, "',' steps back")
+        press(d, Keys.ARROW_RIGHT)
+        check(clock_event(d) == 2, "→ steps one event")
+        press(d, Keys.ARROW_LEFT)
+        check(clock_event(d) == 1, "← steps back")
+        # Space plays (at 20x) and stops at the first moment, as the board does; Space again pauses.
+        d.find_element(By.ID, "speed").send_keys("20")
+        d.find_element(By.TAG_NAME, "body").click()
+        press(d, Keys.HOME)
+        press(d, Keys.SPACE)
+        time.sleep(1.5)
+        check(clock_event(d) == data["moments"][0]["seq"], f"play stops at the first moment (event {clock_event(d)})")
+        check(d.find_element(By.ID, "play").get_attribute("aria-pressed") == "false", "play pauses at a moment")
+        d.find_element(By.ID, "speed").send_keys("1")
+        d.execute_script("opsview.seek(arguments[0])", data["moments"][-1]["seq"] + 1)
+        d.find_element(By.TAG_NAME, "body").click()
+        before = clock_event(d)
+        press(d, Keys.SPACE)
+        check(d.find_element(By.ID, "play").get_attribute("aria-pressed") == "true", "Space plays")
+        time.sleep(1.0)
+        press(d, Keys.SPACE)
+        check(d.find_element(By.ID, "play").get_attribute("aria-pressed") == "false", "Space pauses")
+        after = clock_event(d)
+        check(after > before, f"playing moves the clock on ({before} to {after})")
+        time.sleep(0.3)
+        check(clock_event(d) == after, "paused, the clock stays")
+        press(d, Keys.HOME)
+        press(d, ".")
+        press(d, "m")
+        m0 = data["moments"][0]
+        check(clock_event(d) == m0["seq"], "m goes to the first moment where the board stops")
+        cap = d.find_element(By.ID, "caption")
+        # `code` spans are drawn bold, without their backticks, as on the board.
+        check(cap.is_displayed() and m0["caption"].replace("`", "") in cap.text, "the first moment's caption is shown")
+        check(len(cap.find_elements(By.TAG_NAME, "code")) == m0["caption"].count("`") // 2, "code spans are marked")
+        states = table_states(d)
+        for claim in m0["claims"]:
+            words = claim.split(" is ")
+            if len(words) == 2 and words[1] in ("finished", "ready", "executing", "pending"):
+                check(states.get(words[0]) == words[1], f"claim holds in the table: {claim}")
+        press(d, ".")
+        check(not d.find_element(By.ID, "caption").is_displayed(), "the caption goes when the run moves on")
+        # Quiz: at its moment, the engine's answer is right and the reveal goes up to it.
+        for right in (True, False):
+            q = data["quiz"][0]
+            d.execute_script("opsview.seek(arguments[0])", data["moments"][q["stop"]]["seq"])
+            legend = d.find_element(By.CSS_SELECTOR, "#quizbody legend").text
+            check(legend == q["prompt"], "the quiz asks its question at its moment")
+            pick = q["answer"] if right else next(i for i in range(len(q["choices"])) if i not in q["accepted"])
+            choice = d.find_elements(By.CSS_SELECTOR, "#quizbody input[type=radio]")[pick]
+            d.execute_script("arguments[0].scrollIntoView({block: 'center'})", choice)
+            choice.click()
+            d.execute_script("document.getElementById('reveal').scrollIntoView({block: 'center'})")
+            d.find_element(By.ID, "reveal").click()
+            text = d.find_element(By.ID, "quizbody").text
+            check(("✓ right" in text) == right and ("✗" in text) == (not right), f"quiz scores {'right' if right else 'wrong'}: {text}")
+            check(q["explanation"] in text, "the reveal gives the engine's cause")
+            check(clock_event(d) == q["revealAt"], "the reveal shows the run up to the answer")
+            sel = d.find_element(By.ID, "sel").text
+            check(sel.startswith(q["focus"]), "the reveal selects the operation it is about")
+        # Selecting an operation shows its path through the state machine.
+        d.execute_script("opsview.seek(opsview.events)")
+        row = d.find_element(By.CSS_SELECTOR, "#ops tbody tr[data-op='decode']")
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+        row.click()
+        steps = d.find_element(By.ID, "path").text
+        check("pending → ready" in steps and "executing → finishing" in steps, f"decode's path: {steps}")
+        # A row of the timeline picture selects its operation.
+        row_index = [e["operation"] for e in data["events"] if e["type"] == "operationAdded"].index("upload")
+        g = d.find_element(By.CSS_SELECTOR, f'#timeline g[data-row="{row_index}"]')
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", g)
+        g.click()
+        check(d.find_element(By.ID, "sel").text.startswith("upload"), "a timeline row selects its operation")
+        check("sel" in (g.get_attribute("class") or ""), "the selected operation's row is marked in the timeline")
+        # Tab reaches every control.
+        d.execute_script("document.activeElement.blur(); window.scrollTo(0,0)")
+        reached = set()
+        body = d.find_element(By.TAG_NAME, "body")
+        for _ in range(80):
+            press(d, Keys.TAB)
+            reached.add(d.execute_script("const e=document.activeElement; return e.id || (e.dataset && e.dataset.op ? 'row' : e.tagName)"))
+        for want in ["play", "speed", "first", "prevMoment", "back", "step", "nextMoment", "last", "slider", "row", "LI"]:
+            check(want in reached, f"Tab reaches {want}")
+        errors = console_errors(d)
+        check(not errors, f"no console errors: {errors}")
+        d.execute_script("opsview.seek(arguments[0])", data["moments"][0]["seq"])
+        d.execute_script("window.scrollTo(0,0)")
+        d.save_screenshot(os.path.join(a.out, "tour-1280x800.png"))
+    finally:
+        d.quit()
+    d = driver(390, 844)
+    try:
+        d.get("file://" + path)
+        d.execute_script("opsview.seek(JSON.parse(document.getElementById('run').textContent).moments[0].seq)")
+        check(not console_errors(d), "no console errors on a phone's screen")
+        wide = d.execute_script("return document.documentElement.scrollWidth")
+        check(wide <= 400, f"nothing wider than the phone's screen (scrollWidth {wide})")
+        d.save_screenshot(os.path.join(a.out, "tour-390x844.png"))
+    finally:
+        d.quit()
+
+
+def hostile_checks():
+    """A recording whose names are markup: the page shows them as text and runs nothing of theirs."""
+    evil = "</script><script>alert(1)</script>\u2028\u2029'\"<!--<img src=x onerror=alert(2)>"
+    events = [
+        {"seq": 1, "time": 0, "type": "queueAdded", "queue": "q" + evil, "maxConcurrent": 1, "suspended": False, "qos": "default"},
+        {"seq": 2, "time": 0, "type": "operationAdded", "operation": "x" + evil, "queue": "q" + evil, "priority": "normal",
+         "qos": "default", "kind": "plain", "dependencies": [], "conditions": [], "exclusivity": [], "work": 1},
+        {"seq": 3, "time": 0, "type": "state", "operation": "x" + evil, "from": "initialized", "to": "pending",
+         "cause": {"kind": "added", "queue": "q" + evil}},
+    ]
+    recording = os.path.join(a.out, "hostile.jsonl")
+    with open(recording, "w") as f:
+        f.write(json.dumps({"format": "opsview-recording", "version": 2, "title": evil}) + "\n")
+        for e in events:
+            f.write(json.dumps(e, ensure_ascii=False) + "\n")
+    page = export(recording, "hostile.html")
+    d = driver(1280, 800)
+    try:
+        d.get("file://" + page)
+        d.execute_script("opsview.seek(opsview.events)")
+        try:
+            d.switch_to.alert
+            check(False, "a name ran as script")
+        except Exception:
+            pass
+        check(len(d.find_elements(By.TAG_NAME, "img")) == 0, "a name became an element")
+        check(len(d.find_elements(By.TAG_NAME, "script")) == 2, "a name opened or closed a script")
+        row = d.find_element(By.CSS_SELECTOR, "#ops tbody tr")
+        check(row.get_attribute("data-op") == "x" + evil, "the name comes back whole")
+        check(not console_errors(d), "no console errors with hostile names")
+    finally:
+        d.quit()
+
+
+def bench(paths):
+    d = driver(1280, 800)
+    try:
+        for name, path in paths:
+            d.get("file://" + path)
+            paint = d.execute_script(
+                "const p = performance.getEntriesByName('first-contentful-paint')[0] || performance.getEntriesByType('paint')[0];"
+                "return p ? p.startTime : null")
+            load = d.execute_script("const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd")
+            ready = d.execute_script("const m = performance.getEntriesByName('opsview-ready')[0]; return m ? m.startTime : null")
+            t0 = time.time()
+            while not d.execute_script("return opsview.folded()") and time.time() - t0 < 30:
+                time.sleep(0.05)
+            folded = time.time() - t0
+            steps = d.execute_script("""
+              const n = opsview.events, times = []; let x = 12345;
+              for (let i = 0; i < 30; i++) { x = (x * 1103515245 + 12345) % 2147483648;
+                const t0 = performance.now(); opsview.seek(x % (n + 1)); times.push(performance.now() - t0); }
+              times.sort((a, b) => a - b); return [times[15], times[29]];""")
+            print(json.dumps({"page": name, "bytes": os.path.getsize(path), "first_paint_ms": paint, "table_drawn_ms": round(ready, 1), "checkpoints_after_s": round(folded, 2),
+                              "load_ms": round(load, 1), "scrub_median_ms": round(steps[0], 1),
+                              "scrub_max_ms": round(steps[1], 1), "console_errors": len(console_errors(d))}), flush=True)
+    finally:
+        d.quit()
+
+
+def generated(n):
+    """A scenario of n operations on four queues, each depending on one before it."""
+    path = os.path.join(a.out, f"generated-{n}.yaml")
+    with open(path, "w") as f:
+        f.write(f"scenario: generated\ntitle: \"{n} generated operations\"\nqueues:\n")
+        for q, m in [("a", 8), ("b", 4), ("c", 2), ("d", 16)]:
+            f.write(f"  - {{name: {q}, maxConcurrent: {m}}}\n")
+        f.write("operations:\n")
+        for i in range(n):
+            dep = f", dependencies: [op{i - 7}]" if i >= 7 and i % 3 == 0 else ""
+            f.write(f"  - {{name: op{i}, queue: {'abcd'[i % 4]}, work: {0.1 + (i * 37 % 10) / 20}{dep}}}\n")
+    return path
+
+
+tour = export("tour", "tour.html")
+if a.bench:
+    bench([("tour", tour), ("stress", export("stress", "stress.html")),
+           ("generated-10000", export(generated(10000), "generated-10000.html"))])
+else:
+    tour_checks(tour)
+    hostile_checks()
+    print("screenshots in", a.out)
+if failures:
+    print(f"{len(failures)} check(s) failed")
+    sys.exit(1)
+print("ok")
