@@ -54,6 +54,16 @@ extension Projection {
       if parts.isEmpty, let lock = op.conditions.first(where: \.isLock),
         op.conditions.allSatisfy({ $0.isLock || $0.status == .satisfied })
       {
+        // Foundation adds a barrier as a dependency behind ProcedureKit's back: the evaluation did
+        // not wait for it, but the operation starts only after it (SEMANTICS.md, X11).
+        if lock.status == .holdsLock,
+          let barrier = op.dependencies.first(where: {
+            operation(named: $0).map { $0.kind == .barrier && $0.state != .finished } ?? false
+          })
+        {
+          return "its conditions passed and it holds the \(lock.name) exclusivity lock; "
+            + "it becomes ready once the barrier \(barrier) has finished"
+        }
         // Between the engine's events of one instant: the lock asked for, or just granted.
         return lock.status == .holdsLock
           ? "evaluating its conditions: it got the \(lock.name) exclusivity lock, so it becomes ready"
@@ -61,6 +71,11 @@ extension Projection {
       }
       return parts.isEmpty ? "its conditions are being evaluated" : parts.joined(separator: "; ")
     case .ready:
+      if let lock = op.waitingForLock {
+        // Its lock was given back while its queue was suspended; started, it asks again (X10).
+        return "started by its queue, it holds a slot and asks again for the lock given back "
+          + "while its queue was suspended: " + lockText(lock)
+      }
       let prefix =
         op.cancelled ? "cancelled, waiting for its queue to start it so it can finish: " : ""
       return prefix + readyReason(op, q)
