@@ -117,24 +117,37 @@ extension Projection {
     // Foundation starts the highest priority first, FIFO within a priority. Only the first few in
     // line are told what is ahead of them: the text of those behind does not change as the line moves.
     let line = known ?? readyLine(of: q.name, first: Self.explainedInLine)
-    guard let position = line.firstIndex(where: { operations[$0].index == op.index }) else {
+    guard
+      let position = line.firstIndex(where: { operations.read($0) { $0.pointee.index } == op.index }
+      )
+    else {
       return q.isAtLimit
         ? "\(q.name) is at its limit (\(q.limitText) at a time) and more than "
           + "\(Self.explainedInLine) ready operations are ahead of it: it waits its turn"
         : "more than \(Self.explainedInLine) ready operations are ahead of it in \(q.name)"
     }
-    let ahead = line[..<position].map { operations[$0] }
+    // Read in place: a copied record would copy its history too.
+    let ahead = line[..<position].map { i in
+      operations.read(i) { "\($0.pointee.name) (\($0.pointee.priority.rawValue))" }
+    }
     let aheadText =
-      ahead.prefix(4).map { "\($0.name) (\($0.priority.rawValue))" }.joined(separator: ", ")
+      ahead.prefix(4).joined(separator: ", ")
       + (ahead.count > 4 ? " and \(ahead.count - 4) more" : "")
     if q.isAtLimit {
-      let running = executing(in: q.name).map(\.name)
+      let running = executingNames(in: q)
       return "\(q.name) is at its limit: \(q.executing)/\(q.limitText) executing: "
         + running.prefix(6).joined(separator: ", ") + (running.count > 6 ? ", …" : "")
         + (ahead.isEmpty ? "" : "; next in line before it: " + aheadText)
     }
     if !ahead.isEmpty { return "ahead of it in \(q.name): " + aheadText }
     return "ready: its queue starts it now"
+  }
+
+  /// `executing(in:)`'s names, read in place (no record copied).
+  private func executingNames(in q: QueueInfo) -> [String] {
+    q.executingSet.map { i in
+      operations.read(i) { ($0.pointee.startedAt ?? 0, $0.pointee.index, $0.pointee.name) }
+    }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
   }
 
   /// A pending operation's dependencies are named up to this many; beyond, they are counted.
