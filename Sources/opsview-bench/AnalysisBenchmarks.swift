@@ -42,6 +42,12 @@ func analysisBenchmark(sizes: [Int]) throws {
         + pad(fmt(seek, 1), 9) + pad(fmt(seekMax, 1), 10)
         + pad(fmt(frame, 2), 10) + pad(fmt(playMax, 1), 10) + loadAverage())
   }
+  for size in sizes where size <= 50_000 {
+    let play = worstPlayFrame(largeScenario(operations: size))
+    print(
+      "play \(size) at 1000×: \(play.frames) frames, worst \(fmt(play.worst, 1)) ms, busy "
+        + "\(fmt(play.cpu)) s, paced \(fmt(play.wall)) s (load \(loadAverage()))")
+  }
   try explainShapesBenchmark(opsview: opsview, directory: directory)
 }
 
@@ -143,12 +149,16 @@ func boardTimes(_ scenario: Scenario) -> (seek: Double, worst: Double, frame: Do
 /// A board playing at the fastest speed from the start to the end, one 200×60 frame per tick, each
 /// tick told the real time the last frame took (at least a thirtieth of a second, at most a quarter
 /// second more, as the terminal's frame pacing does): the worst milliseconds of one frame's tick
-/// and render, and how many frames it took.
-func worstPlayFrame(_ scenario: Scenario) -> (worst: Double, frames: Int) {
+/// and render, how many frames it took, the seconds spent in them, and the seconds the terminal's pacing makes that.
+func worstPlayFrame(_ scenario: Scenario) -> (worst: Double, frames: Int, cpu: Double, wall: Double)
+{
   let session = playBoard(scenario, speed: 1000)
+  session.adaptsFoldBudget = true
   var worst = 0.0
   var frames = 0
   var last = 0.0
+  var cpu = 0.0
+  var wall = 0.0
   while !session.isOver {
     let start = DispatchTime.now()
     session.tick(elapsed: min(max(last, 1.0 / 30), 1.0 / 30 + 0.25))
@@ -156,8 +166,11 @@ func worstPlayFrame(_ scenario: Scenario) -> (worst: Double, frames: Int) {
     last = seconds(since: start)
     worst = max(worst, last * 1000)
     frames += 1
+    cpu += last
+    // The terminal draws a frame every thirtieth of a second, or as soon as a longer one is done.
+    wall += max(last, 1.0 / 30)
   }
-  return (worst, frames)
+  return (worst, frames, cpu, wall)
 }
 
 /// A board over the scenario as `opsview play` builds it (its runtime does not record events).
