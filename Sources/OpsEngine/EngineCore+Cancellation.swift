@@ -29,7 +29,11 @@ extension EngineCore {
       break  // Outside any queue it stays unfinished (Foundation's test_CancelOutOfQueue).
     case .pending, .evaluatingConditions:
       // Foundation: cancelling zeroes the unfinished dependencies, so the operation is ready at once.
-      if let q = op.queue { queues[q].awaitingEvaluation.removeAll { $0 == op.id } }
+      if let q = op.queue {
+        queues[q].awaitingEvaluation.removeAll { $0 == op.id }
+        queues[q].deferredLockRequests.removeAll { $0.op == op.id }
+      }
+      op.evaluationOver = false
       if op.waitingForLocks { releaseLocks(op) }
       abandonProducedDependencies(of: op)
       makeReady(op, .cancelled(cause))

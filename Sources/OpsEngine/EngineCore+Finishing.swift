@@ -47,6 +47,7 @@ extension EngineCore {
     for d in op.dependents {
       let dep = ops[d]
       dep.unfinishedDependencies -= 1
+      if op.spec.barrier, !dep.barrierDependencies.isEmpty { barrierFinished(op, dependent: dep) }
       if dep.state == .pending {
         considerPending(dep, because: .dependencyFinished(op.name, of: dep.dependencies.count))
       }

@@ -17,14 +17,20 @@ extension EngineCore {
       makeReady(op, .cancelled(op.cancelCause ?? .command))
       return
     }
-    guard op.unfinishedDependencies == 0 else { return }
     let why = because ?? .noDependencies
     // ProcedureKit: `MutuallyExclusive` is a condition, so a procedure with only exclusivity still
     // has its conditions evaluated (`Procedure.swift:576-596`), and the lock is requested within
     // that evaluation (1666-1685). Only an operation with neither skips `evaluatingConditions`.
     if op.spec.conditions.isEmpty && op.spec.exclusivity.isEmpty {
+      guard op.unfinishedDependencies == 0 else { return }
       makeReady(op, why)
-    } else if queues[qid].suspended {
+      return
+    }
+    // The evaluation depends on the procedure's direct dependencies only (`Procedure.swift:585-588`):
+    // a barrier reaches the procedure through Foundation's internal `_addDependency` (SCF 1216-1221),
+    // which bypasses ProcedureKit's `addDependency` override (1732-1735), so it does not delay it.
+    guard op.unfinishedDependencies == op.barrierDependencies.count else { return }
+    if queues[qid].suspended {
       // Condition evaluation waits for the queue to resume.
       if !queues[qid].awaitingEvaluation.contains(op.id) {
         queues[qid].awaitingEvaluation.append(op.id)
@@ -81,7 +87,8 @@ extension EngineCore {
     case .noFailedDependencies:
       // ProcedureKit `NoFailedDependenciesCondition.swift:41-58`: a dependency with errors (cancelled
       // or not, or cancelled by its own failed condition) fails it first; otherwise a cancelled one.
-      let deps = op.dependencies.map { ops[$0] }
+      // Only direct dependencies (N9): an implicit barrier is not among PK's `dependencies`.
+      let deps = op.dependencies.map { ops[$0] }.filter { isDirect($0, of: op) }
       let failed = deps.filter { !$0.errors.isEmpty }
       let cancelled = deps.filter(\.cancelled)
       outcome = failed.isEmpty && cancelled.isEmpty ? .satisfied : .failed
@@ -91,7 +98,9 @@ extension EngineCore {
         : cancelled.isEmpty
           ? nil : "dependency \(cancelled.map(\.name).joined(separator: ", ")) was cancelled"
     case .noCancelledDependencies:
-      let cancelled = op.dependencies.map { ops[$0] }.filter(\.cancelled)
+      let cancelled = op.dependencies.map { ops[$0] }.filter {
+        isDirect($0, of: op) && $0.cancelled
+      }
       outcome = cancelled.isEmpty ? .satisfied : .failed
       message =
         cancelled.isEmpty
@@ -115,6 +124,31 @@ extension EngineCore {
     guard op.conditionsPending == 0 else { return }
     requestLocks(op, then: .conditionsSatisfied)
     settle()
+  }
+
+  /// The evaluation is over (conditions passed, locks held): ready, unless a barrier it depends on
+  /// has not finished; then it stays in `evaluatingConditions`, holding its locks, until it has.
+  func evaluationEnded(_ op: OperationRecord, _ cause: StateCause) {
+    if !op.cancelled && !op.barrierDependencies.isEmpty {
+      op.evaluationOver = true
+      return
+    }
+    makeReady(op, cause)
+  }
+
+  /// A barrier `op` depended on (implicitly) finished.
+  func barrierFinished(_ barrier: OperationRecord, dependent op: OperationRecord) {
+    guard let k = op.barrierDependencies.firstIndex(of: barrier.id) else { return }
+    op.barrierDependencies.remove(at: k)
+    guard op.barrierDependencies.isEmpty, op.state == .evaluatingConditions, op.evaluationOver
+    else { return }
+    op.evaluationOver = false
+    makeReady(op, .dependencyFinished(barrier.name, of: op.dependencies.count))
+  }
+
+  /// A dependency the operation declared, not one Foundation added for a barrier.
+  private func isDirect(_ dep: OperationRecord, of op: OperationRecord) -> Bool {
+    !dep.spec.barrier || op.spec.dependencies.contains(dep.name)
   }
 
   /// The outcome is known (or the operation was cancelled): produced dependencies still to run are
@@ -148,9 +182,18 @@ extension EngineCore {
   /// `evaluatingConditions` (ProcedureKit's EvaluateConditions finishes only once the lock is granted,
   /// `Procedure.swift:1678-1685`). It becomes ready only once it holds them all, so an operation
   /// waiting for a queue slot already holds its place. `cause`: why it is ready if granted at once.
-  func requestLocks(_ op: OperationRecord, then cause: StateCause) {
-    if op.spec.exclusivity.isEmpty || op.cancelled {
-      makeReady(op, cause)
+  /// `reclaiming`: the operation was started by its queue and asks again for locks given back while
+  /// its queue was suspended; it asks the lock manager directly, suspended or not
+  /// (`ProcedureQueue.swift:488-512`), and begins once it holds them.
+  func requestLocks(_ op: OperationRecord, then cause: StateCause, reclaiming: Bool = false) {
+    if !reclaiming && (op.spec.exclusivity.isEmpty || op.cancelled) {
+      evaluationEnded(op, cause)
+      return
+    }
+    // ProcedureKit `ProcedureQueue.swift:432-447`: a suspended queue keeps the request until it
+    // resumes (X10).
+    if !reclaiming, let qid = op.queue, queues[qid].suspended {
+      queues[qid].deferredLockRequests.append((op.id, cause))
       return
     }
     for cat in op.spec.exclusivity {
@@ -160,10 +203,11 @@ extension EngineCore {
     }
     if canAcquire(op) {
       acquire(op)
-      makeReady(op, cause)
+      if !reclaiming { evaluationEnded(op, cause) }
       return
     }
     op.waitingForLocks = true
+    op.reclaimingLocks = reclaiming
     for cat in op.spec.exclusivity {
       let l = locks[cat]!
       if let blocker = l.holder ?? l.waiters.first, blocker != op.id {
@@ -206,13 +250,50 @@ extension EngineCore {
     grantWaiting(in: op.spec.exclusivity)
   }
 
-  private func grantWaiting(in categories: [String]) {
-    for cat in categories {
+  func grantWaiting(in categories: [String]) {
+    var pending = categories
+    var i = 0
+    while i < pending.count {
+      let cat = pending[i]
+      i += 1
       guard let first = locks[cat]?.waiters.first else { continue }
       let w = ops[first]
       guard w.waitingForLocks, canAcquire(w) else { continue }
+      if !w.reclaimingLocks, let qid = w.queue, queues[qid].suspended {
+        // ProcedureKit `ProcedureQueue.swift:460-468`: granted while its queue is suspended, the lock
+        // is given back at once and requested again on resume; the next in line may take it.
+        for c in w.spec.exclusivity { locks[c]?.waiters.removeAll { $0 == w.id } }
+        w.waitingForLocks = false
+        queues[qid].deferredLockRequests.append((w.id, .lockAcquired(category: cat)))
+        pending += w.spec.exclusivity
+        continue
+      }
       acquire(w)
-      makeReady(w, .lockAcquired(category: cat))
+      if w.reclaimingLocks {
+        w.reclaimingLocks = false
+        if let qid = w.queue { begin(w, on: queues[qid]) }
+      } else {
+        evaluationEnded(w, .lockAcquired(category: cat))
+      }
     }
+  }
+
+  /// The queue is suspended: locks granted to its operations that it has not started are given back
+  /// (ProcedureKit `ProcedureQueue.swift:274-281`, unclaimed tickets); each asks again once started.
+  func giveBackUnclaimedLocks(of q: QueueRecord) {
+    var released: [String] = []
+    for cat in locks.keys.sorted() {
+      guard let h = locks[cat]?.holder else { continue }
+      let op = ops[h]
+      guard op.queue == q.id, !op.started, op.holdsLocks else { continue }
+      op.holdsLocks = false
+      op.reclaimsLocks = true
+      for c in op.spec.exclusivity {
+        locks[c]?.holder = nil
+        emit(.exclusivityReleased(operation: op.name, category: c))
+      }
+      released += op.spec.exclusivity
+    }
+    grantWaiting(in: released)
   }
 }

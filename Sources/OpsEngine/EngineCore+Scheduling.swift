@@ -82,10 +82,22 @@ extension EngineCore {
     }
   }
 
-  private func begin(_ op: OperationRecord, on q: QueueRecord) {
+  func begin(_ op: OperationRecord, on q: QueueRecord) {
+    // ProcedureKit (`ProcedureQueue.swift:488-520`, `Procedure.swift:692-715`): a lock given back while
+    // its queue was suspended is requested again once the queue starts the operation, which keeps its
+    // slot meanwhile (X10).
+    if op.reclaimsLocks, !op.spec.exclusivity.isEmpty, !op.cancelled || op.kind == .group {
+      op.reclaimsLocks = false
+      requestLocks(op, then: .lockAcquired(category: op.spec.exclusivity[0]), reclaiming: true)
+      if !op.holdsLocks { return }
+    }
     op.started = true
-    if op.cancelled {
+    if op.cancelled && op.kind != .group {
       // Foundation: a cancelled operation is started by its queue, skips main() and finishes.
+      // A group is the exception (G8): ProcedureKit's GroupProcedure disables automatic finishing
+      // (`Group.swift:111`), so `_start` still calls `execute` when it is cancelled
+      // (`Procedure.swift:672`); it adds its children, cancelled (`Group.swift:382-385`), and finishes
+      // after them.
       finish(op, .skippedMain)
       return
     }

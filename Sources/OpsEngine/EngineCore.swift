@@ -404,7 +404,10 @@ final class EngineCore {
       for m in members { link(op, dependsOn: ops[m]) }
       if !detached { barriers[queue.id].waiting.append(op.id) }
     } else {
-      for b in barriers[queue.id].waiting { link(op, dependsOn: ops[b]) }
+      for b in barriers[queue.id].waiting where !op.dependencies.contains(b) {
+        link(op, dependsOn: ops[b])
+        op.barrierDependencies.append(b)
+      }
     }
 
     // Condition-produced dependencies (a `login` for `loggedIn`) join with the operation and run after
@@ -486,6 +489,8 @@ final class EngineCore {
       record()
       q.suspended = true
       emit(.queueSuspended(queue: qn))
+      giveBackUnclaimedLocks(of: q)
+      settle()
       return .applied
     case .resume(let qn):
       guard let q = queue(named: qn) else { return .rejected("no queue named '\(qn)'") }
@@ -493,6 +498,13 @@ final class EngineCore {
       record()
       q.suspended = false
       emit(.queueResumed(queue: qn))
+      // ProcedureKit `ProcedureQueue.swift:259-271`: on resume the lock requests kept meanwhile are
+      // made first, in order, then the condition evaluations kept meanwhile start.
+      let requests = q.deferredLockRequests
+      q.deferredLockRequests = []
+      for (id, why) in requests where ops[id].state == .evaluatingConditions && !ops[id].cancelled {
+        requestLocks(ops[id], then: why)
+      }
       let waiting = q.awaitingEvaluation
       q.awaitingEvaluation = []
       for id in waiting where ops[id].state == .pending {

@@ -44,6 +44,16 @@ final class OperationRecord {
   @exclusivity(unchecked) var tookSlot = false
   @exclusivity(unchecked) var holdsLocks = false
   @exclusivity(unchecked) var waitingForLocks = false
+  /// Its locks were given back when its queue was suspended before it started: it asks again once
+  /// its queue starts it (X10).
+  @exclusivity(unchecked) var reclaimsLocks = false
+  /// Waiting again for its locks after its queue started it (it keeps its slot meanwhile).
+  @exclusivity(unchecked) var reclaimingLocks = false
+  /// Implicit dependencies on barriers (Foundation's internal `_addDependency`), unfinished: they delay
+  /// its start but not its condition evaluation or lock request.
+  @exclusivity(unchecked) var barrierDependencies: [Int] = []
+  /// Conditions passed and locks held, but a barrier it depends on has not finished.
+  @exclusivity(unchecked) var evaluationOver = false
   /// Group bookkeeping.
   @exclusivity(unchecked) var parent: Int?
   @exclusivity(unchecked) var outstandingChildren = 0
@@ -81,6 +91,8 @@ final class QueueRecord {
   @exclusivity(unchecked) var readyCount = 0
   /// Operations whose dependencies are done but whose conditions wait for the queue to resume.
   @exclusivity(unchecked) var awaitingEvaluation: [Int] = []
+  /// Lock requests made while the queue was suspended, in order: they are made on resume (X10).
+  @exclusivity(unchecked) var deferredLockRequests: [(op: Int, cause: StateCause)] = []
   /// What last made room (a finish, a resume, a raised limit): the starts of the next pass name it.
   @exclusivity(unchecked) var roomMaker: StateCause.StartTrigger?
 

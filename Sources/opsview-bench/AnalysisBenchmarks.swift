@@ -19,7 +19,8 @@ func analysisBenchmark(sizes: [Int]) throws {
   print("Analysis on generated scenarios (median of 3; load \(loadAverage()))")
   print(
     pad("ops", 9) + pad("file MB", 9) + pad("check s", 9) + pad("trace s", 9) + pad("jsonl s", 9)
-      + pad("seek ms", 9) + pad("seek max", 10) + pad("frame ms", 10) + pad("play max", 10) + "load"
+      + pad("explain", 9) + pad("seek ms", 9) + pad("seek max", 10) + pad("frame ms", 10)
+      + pad("play max", 10) + "load"
   )
   for size in sizes {
     let file = directory.appendingPathComponent("generated-\(size).yaml")
@@ -31,14 +32,87 @@ func analysisBenchmark(sizes: [Int]) throws {
     let check = cli(["check"])
     let trace = cli(["trace", "--format", "text"])
     let jsonl = cli(["trace", "--format", "jsonl"])
+    let explain = cli(["trace", "--format", "text", "--explain"])
     let (seek, seekMax, frame) =
       size <= 50_000 ? boardTimes(largeScenario(operations: size)) : (.nan, .nan, .nan)
     let playMax = size <= 50_000 ? worstPlayFrame(largeScenario(operations: size)).worst : .nan
     print(
       pad(String(size), 9) + pad(fmt(Double(text.utf8.count) / 1e6, 1), 9) + pad(fmt(check), 9)
-        + pad(fmt(trace), 9) + pad(fmt(jsonl), 9) + pad(fmt(seek, 1), 9) + pad(fmt(seekMax, 1), 10)
+        + pad(fmt(trace), 9) + pad(fmt(jsonl), 9) + pad(fmt(explain), 9)
+        + pad(fmt(seek, 1), 9) + pad(fmt(seekMax, 1), 10)
         + pad(fmt(frame, 2), 10) + pad(fmt(playMax, 1), 10) + loadAverage())
   }
+  for size in sizes where size <= 50_000 {
+    let play = worstPlayFrame(largeScenario(operations: size))
+    print(
+      "play \(size) at 1000×: \(play.frames) frames, worst \(fmt(play.worst, 1)) ms, busy "
+        + "\(fmt(play.cpu)) s, paced \(fmt(play.wall)) s (load \(loadAverage()))")
+  }
+  try explainShapesBenchmark(opsview: opsview, directory: directory)
+}
+
+/// The shapes where an instant touches many operations: `opsview trace --format text` with and without
+/// `--explain` (median of 3), and the board's first 200×60 frame and a frame at the middle, on the
+/// same files.
+func explainShapesBenchmark(opsview: URL, directory: URL) throws {
+  print(
+    "Explanations where an instant touches many operations (median of 3; load \(loadAverage()))")
+  print(
+    pad("shape", 25) + pad("trace s", 9) + pad("explain s", 11) + pad("1st frame ms", 14)
+      + pad("mid frame ms", 14) + "load")
+  for (name, text) in [
+    ("fan-in 10000 (limit 8)", fanInScenarioText(10_000)),
+    ("cycle 5000 (limit 2)", cycleScenarioText(5_000)),
+    ("barriers 2000 (limit 4)", barrierScenarioText(2_000)),
+  ] {
+    let file = directory.appendingPathComponent("shape.yaml")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let trace = medianSeconds { runQuietly(opsview, ["trace", "--format", "text", file.path]) }
+    let explain = medianSeconds {
+      runQuietly(opsview, ["trace", "--format", "text", "--explain", file.path])
+    }
+    let scenario = try ScenarioLoader.parse(text, file: file.path, defaultID: "shape")
+    let start = DispatchTime.now()
+    let session = playBoard(scenario, paused: true)
+    _ = session.render(width: 200, height: 60, ascii: false)
+    let first = seconds(since: start) * 1000
+    session.advance(by: 1e6)
+    session.seek(toEvent: session.position / 2)
+    let mid = frameMilliseconds(session)
+    print(
+      pad(name, 25) + pad(fmt(trace), 9) + pad(fmt(explain), 11) + pad(fmt(first, 1), 14)
+        + pad(fmt(mid, 2), 14) + loadAverage())
+  }
+}
+
+/// `sink` depends on `n` operations of a queue that runs 8 at a time.
+func fanInScenarioText(_ n: Int) -> String {
+  var text = "scenario: fan-in\ntitle: \"fan-in\"\nqueues:\n  - {name: q, maxConcurrent: 8}\n"
+  text += "operations:\n"
+  for i in 0..<n { text += "  - {name: d\(i), queue: q, work: 0.01}\n" }
+  text += "  - {name: sink, queue: q, work: 1, dependencies: ["
+  text += (0..<n).map { "d\($0)" }.joined(separator: ", ") + "]}\n"
+  return text
+}
+
+/// `n` operations in one dependency cycle on a queue that runs 2 at a time, broken by a cancel at 1 s.
+func cycleScenarioText(_ n: Int) -> String {
+  var text = "scenario: cycle\ntitle: \"cycle\"\nqueues:\n  - {name: q, maxConcurrent: 2}\n"
+  text += "operations:\n"
+  for i in 0..<n {
+    text += "  - {name: c\(i), queue: q, work: 0.01, dependencies: [c\((i + 1) % n)]}\n"
+  }
+  return text + "actions:\n  - {at: 1, cancel: c0}\n"
+}
+
+/// `n` operations on a queue that runs 4 at a time, every 50th a barrier.
+func barrierScenarioText(_ n: Int) -> String {
+  var text = "scenario: barriers\ntitle: \"barriers\"\nqueues:\n  - {name: q, maxConcurrent: 4}\n"
+  text += "operations:\n"
+  for i in 0..<n {
+    text += "  - {name: o\(i), queue: q, work: 0.01\(i % 50 == 49 ? ", barrier: true" : "")}\n"
+  }
+  return text
 }
 
 /// Runs the command with its output discarded; a failure stops the benchmark.
@@ -75,12 +149,16 @@ func boardTimes(_ scenario: Scenario) -> (seek: Double, worst: Double, frame: Do
 /// A board playing at the fastest speed from the start to the end, one 200×60 frame per tick, each
 /// tick told the real time the last frame took (at least a thirtieth of a second, at most a quarter
 /// second more, as the terminal's frame pacing does): the worst milliseconds of one frame's tick
-/// and render, and how many frames it took.
-func worstPlayFrame(_ scenario: Scenario) -> (worst: Double, frames: Int) {
+/// and render, how many frames it took, the seconds spent in them, and the seconds the terminal's pacing makes that.
+func worstPlayFrame(_ scenario: Scenario) -> (worst: Double, frames: Int, cpu: Double, wall: Double)
+{
   let session = playBoard(scenario, speed: 1000)
+  session.adaptsFoldBudget = true
   var worst = 0.0
   var frames = 0
   var last = 0.0
+  var cpu = 0.0
+  var wall = 0.0
   while !session.isOver {
     let start = DispatchTime.now()
     session.tick(elapsed: min(max(last, 1.0 / 30), 1.0 / 30 + 0.25))
@@ -88,8 +166,11 @@ func worstPlayFrame(_ scenario: Scenario) -> (worst: Double, frames: Int) {
     last = seconds(since: start)
     worst = max(worst, last * 1000)
     frames += 1
+    cpu += last
+    // The terminal draws a frame every thirtieth of a second, or as soon as a longer one is done.
+    wall += max(last, 1.0 / 30)
   }
-  return (worst, frames)
+  return (worst, frames, cpu, wall)
 }
 
 /// A board over the scenario as `opsview play` builds it (its runtime does not record events).

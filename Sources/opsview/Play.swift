@@ -59,6 +59,7 @@ struct Play: ParsableCommand {
     let board = BoardSession(
       s.board, speed: playback.speed ?? s.speed, paused: playback.paused,
       reload: { try Catalog.resolve(path).board })
+    board.adaptsFoldBudget = true
     if present { board.present() }
     if quiz { board.setQuiz(true) }
     if let watch {

@@ -29,6 +29,7 @@ struct EventInvariants {
     var holder: [String: String] = [:]
     /// Operations with conditions or exclusivity categories.
     var conditioned = Set<String>()
+    var reclaimers = Set<String>()
 
     for (i, e) in events.enumerated() {
       if e.seq != i + 1 { fail(e, "expected seq \(i + 1)") }
@@ -48,9 +49,13 @@ struct EventInvariants {
         if !conds.isEmpty || !exclusivity[o, default: []].isEmpty { conditioned.insert(o) }
       case .exclusivityAcquired(let o, let cat):
         // ProcedureKit asks for the lock within condition evaluation, which ends once it is granted.
-        if state[o] != .evaluatingConditions {
+        // A lock given back when its queue was suspended is asked for again once the queue starts
+        // the operation (X10): then it is ready, holding a slot.
+        if state[o] != .evaluatingConditions && !(state[o] == .ready && reclaimers.contains(o)) {
           fail(e, "\(o) gets \(cat) while \(state[o] ?? .initialized), not evaluatingConditions")
         }
+      case .exclusivityReleased(let o, _):
+        if state[o] == .ready || state[o] == .evaluatingConditions { reclaimers.insert(o) }
       case .dependencyAdded(let o, let d): dependencies[o, default: []].insert(d)
       case .cancelled(let o, _, _): cancelled.insert(o)
       case .cycleDetected(let ops): fail(e, "cycle \(ops) in an acyclic graph")
@@ -67,7 +72,10 @@ struct EventInvariants {
         guard to == .executing || (from == .ready && to == .finishing), let q = queueOf[o] else {
           break
         }
-        if suspended[q] == true { fail(e, "\(o) started on suspended \(q)") }
+        // One that asked again for its lock was started before, and took its slot then.
+        if suspended[q] == true && !reclaimers.contains(o) {
+          fail(e, "\(o) started on suspended \(q)")
+        }
         if let cap = limit[q] ?? nil, executing[q, default: 0] >= cap {
           fail(e, "\(o) started with \(executing[q, default: 0]) executing on \(q), limit \(cap)")
         }

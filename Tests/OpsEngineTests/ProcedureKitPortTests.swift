@@ -780,4 +780,119 @@ private let noFailedDependencies = ConditionSpec(
     #expect(rt.pkFinished("waiting") == 0.75)
     #expect(rt.pkStarted("waiting") == nil)
   }
+
+  // MARK: - (h) Groups cancelled early, suspension and exclusivity, barriers and lock requests
+
+  // Ports GroupTests.swift test__group_execute_is_called_when_cancelled_before_running: the group is
+  // cancelled before it starts, still executes, adds its children already cancelled (none of them
+  // runs) and finishes after them. Rule G8: Group.swift:111 (automatic finishing disabled),
+  // Procedure.swift:672, Group.swift:161-174, 382-385.
+  @Test func aGroupCancelledBeforeItStartsStillExecutesAndFinishesAfterItsChildren() throws {
+    let rt = VirtualRuntime()
+    try rt.addQueue(QueueSpec(name: "q"))
+    try rt.addOperations([spec("g", children: ["c1", "c2"]), spec("c1"), spec("c2")])
+    rt.schedule(.cancel(operation: "g"), at: 0)
+    try rt.enqueue("g", on: "q", at: 0.5)
+    rt.run()
+    #expect(rt.isCancelled("g"))
+    #expect(rt.states(of: "g").contains(.executing))
+    #expect(rt.states(of: "g").last == .finished)
+    for c in ["c1", "c2"] {
+      #expect(rt.isCancelled(c))
+      #expect(rt.pkStarted(c) == nil)
+      #expect(rt.states(of: c).last == .finished)
+    }
+    let finished = rt.finishOrder
+    #expect(finished.last == "g")
+    #expect(Set(finished.dropLast()) == ["c1", "c2"])
+    #expect(rt.pkFinished("g") == 0.5)
+  }
+
+  // X10. A lock granted while the requester's queue is suspended is given back at once and asked for
+  // again on resume, so a later requester on another queue takes it first.
+  // Rule: ProcedureQueue.swift:460-468 (granted while suspended), 259-263 (re-requested on resume).
+  @Test func aLockGrantedWhileTheQueueIsSuspendedGoesToALaterRequester() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q"), QueueSpec(name: "other")],
+      operations: [
+        (spec("H", work: 2, exclusivity: ["x"]), "other"), (spec("A", exclusivity: ["x"]), "q"),
+        (spec("B", exclusivity: ["x"]), "other"),
+      ], enqueue: false)
+    try rt.enqueue("H", on: "other")
+    try rt.enqueue("A", on: "q", at: 0.1)
+    rt.schedule(.suspend(queue: "q"), at: 0.5)
+    try rt.enqueue("B", on: "other", at: 1)
+    rt.schedule(.resume(queue: "q"), at: 2.5)
+    rt.run()
+    #expect(rt.pkStarted("B") == 2)
+    #expect(rt.pkStarted("A") == 3)
+  }
+
+  // X10. Suspending a queue gives back the locks of its operations that hold one but have not
+  // started (unclaimed tickets); once the queue starts such an operation it asks again, holding its
+  // slot, and executes when it gets the lock. Rule: ProcedureQueue.swift:274-281, 488-520;
+  // Procedure.swift:692-715.
+  @Test func suspendingAQueueGivesBackAnUnclaimedLock() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q", maxConcurrent: 1), QueueSpec(name: "other")],
+      operations: [
+        (spec("blocker"), "q"), (spec("A", exclusivity: ["x"]), "q"),
+        (spec("B", exclusivity: ["x"]), "other"),
+      ], enqueue: false)
+    try rt.enqueue("blocker", on: "q")
+    try rt.enqueue("A", on: "q")
+    rt.schedule(.suspend(queue: "q"), at: 0.5)
+    try rt.enqueue("B", on: "other", at: 0.75)
+    rt.schedule(.resume(queue: "q"), at: 1.25)
+    rt.run()
+    #expect(rt.pkEntered("A", .ready) == 0)
+    #expect(
+      rt.pkTime { $0 == .exclusivityReleased(operation: "A", category: "x") } == 0.5)
+    #expect(rt.pkStarted("B") == 0.75)
+    #expect(rt.pkStarted("A") == 1.75)
+  }
+
+  // X10. Conditions that pass while the queue is suspended: the lock request waits for the resume.
+  // Rule: ProcedureQueue.swift:432-447 (requestLock on a suspended queue), 259-263.
+  @Test func aLockRequestOnASuspendedQueueWaitsForTheResume() throws {
+    let slow = ConditionSpec(
+      name: "slow", check: .scripted(result: .satisfied, error: nil), evaluate: 1)
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q"), QueueSpec(name: "other")],
+      operations: [
+        (spec("A", conditions: [slow], exclusivity: ["x"]), "q"),
+        (spec("B", exclusivity: ["x"]), "other"),
+      ], enqueue: false)
+    try rt.enqueue("A", on: "q")
+    rt.schedule(.suspend(queue: "q"), at: 0.5)
+    try rt.enqueue("B", on: "other", at: 1.5)
+    rt.schedule(.resume(queue: "q"), at: 2)
+    rt.run()
+    #expect(rt.pkStarted("B") == 1.5)
+    #expect(rt.pkStarted("A") == 2.5)
+  }
+
+  // Barriers and lock requests. Foundation wires an operation added after a barrier to it with its
+  // internal `_addDependency` (SCF Operation.swift:1216-1221), not the overridable `addDependency` that
+  // ProcedureKit copies to the condition evaluator (Procedure.swift:585-588, 1695-1735): the
+  // operation evaluates its conditions and takes its lock at once, and starts only after the barrier.
+  @Test func aBarrierDelaysTheStartButNotTheLockRequest() throws {
+    let rt = try makeRuntime(
+      queues: [QueueSpec(name: "q"), QueueSpec(name: "other")],
+      operations: [
+        (spec("W", work: 2), "q"),
+        (OperationSpec(name: "bar", barrier: true, work: WorkScript(duration: 1)), "q"),
+        (spec("A", exclusivity: ["x"]), "q"), (spec("B", exclusivity: ["x"]), "other"),
+      ], enqueue: false)
+    try rt.enqueue("W", on: "q")
+    try rt.enqueue("bar", on: "q")
+    try rt.enqueue("A", on: "q")
+    try rt.enqueue("B", on: "other", at: 0.5)
+    rt.run()
+    #expect(rt.pkEntered("A", .evaluatingConditions) == 0)
+    #expect(rt.pkTime { $0 == .exclusivityAcquired(operation: "A", category: "x") } == 0)
+    #expect(rt.pkEntered("A", .ready) == 3)
+    #expect(rt.pkStarted("A") == 3)
+    #expect(rt.pkStarted("B") == 4)
+  }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import OpsEngine
 
 /// The board's controller: runs over an event source, folds its events into a `BoardModel`, plays the
@@ -61,6 +62,14 @@ public final class BoardSession: InteractiveBoard {
   private var incomingHead = 0
   /// The most events one frame of playing folds (tests make it small).
   var foldBudget = BoardSession.eventsPerFrame
+  /// Playing adapts `foldBudget` to the machine (`opsview play`): a frame whose budget ran out with
+  /// time to spare folds half as many again next time, one that took too long 3/5 as many (never
+  /// fewer than `eventsPerFrame`), so a fast speed on a large scenario plays at what the machine can do
+  /// while each frame stays short.
+  public var adaptsFoldBudget = false
+  /// Milliseconds of folding a frame aims at when `adaptsFoldBudget` (a checkpoint and the render
+  /// come on top, and a frame should stay under 50 ms).
+  static let foldMillisecondsTarget = 20.0
   /// The virtual time playing has reached, when a frame's budget ran out before the source's clock
   /// got there (nil when paused or caught up with the source).
   var playTarget: Double?
@@ -183,7 +192,18 @@ public final class BoardSession: InteractiveBoard {
     guard !isTooSmall else { return }
     pollWatch(elapsed: elapsed)
     guard !paused, elapsed > 0 else { return }
+    guard adaptsFoldBudget else {
+      play(by: elapsed * speed, folding: foldBudget)
+      return
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
     play(by: elapsed * speed, folding: foldBudget)
+    let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    if playTarget != nil && ms < Self.foldMillisecondsTarget * 0.75 {
+      foldBudget = min(foldBudget + foldBudget / 2, 1 << 22)
+    } else if ms > Self.foldMillisecondsTarget {
+      foldBudget = max(Self.eventsPerFrame, foldBudget * 3 / 5)
+    }
   }
 
   /// One frame of playing: the clock moves `seconds` on, but at most `budget` events are folded

@@ -1,7 +1,11 @@
 extension Projection {
   /// Why an operation is not executing, in one line computed from the projection. Nil for an
   /// operation that is executing or finished (nothing to explain) or unknown.
-  public func whyWaiting(_ name: String) -> String? {
+  public func whyWaiting(_ name: String) -> String? { whyWaiting(name, lines: [:]) }
+
+  /// `whyWaiting` with the first in line of some queues already known (`readyLine`), so explaining
+  /// many operations of one queue at one instant looks at its ready lists once.
+  func whyWaiting(_ name: String, lines: [String: [Int]]) -> String? {
     guard let op = operation(named: name), let q = queue(named: op.queue) else { return nil }
     switch op.state {
     case .executing, .finishing, .finished:
@@ -13,6 +17,14 @@ extension Projection {
     case .pending:
       if let cycle = cycle(containing: name) {
         return "part of a dependency cycle \(Self.cycleText(cycle)): none of them can ever start"
+      }
+      // Many dependencies: how many are left, kept as they finish, rather than a list that would
+      // be rebuilt, thousands of names long, each time one of them finishes.
+      if op.dependencies.count > Self.namedDependencies && keepsDependents {
+        let left = op.dependencies.count - op.finishedDependencies
+        if left > 0 {
+          return "waiting for \(left) of its \(op.dependencies.count) dependencies"
+        }
       }
       // A dependency may not be on any queue yet: the projection then has never heard of it.
       let waiting = op.dependencies.compactMap { d -> String? in
@@ -54,6 +66,16 @@ extension Projection {
       if parts.isEmpty, let lock = op.conditions.first(where: \.isLock),
         op.conditions.allSatisfy({ $0.isLock || $0.status == .satisfied })
       {
+        // Foundation adds a barrier as a dependency behind ProcedureKit's back: the evaluation did
+        // not wait for it, but the operation starts only after it (SEMANTICS.md, X11).
+        if lock.status == .holdsLock,
+          let barrier = op.dependencies.first(where: {
+            operation(named: $0).map { $0.kind == .barrier && $0.state != .finished } ?? false
+          })
+        {
+          return "its conditions passed and it holds the \(lock.name) exclusivity lock; "
+            + "it becomes ready once the barrier \(barrier) has finished"
+        }
         // Between the engine's events of one instant: the lock asked for, or just granted.
         return lock.status == .holdsLock
           ? "evaluating its conditions: it got the \(lock.name) exclusivity lock, so it becomes ready"
@@ -61,9 +83,14 @@ extension Projection {
       }
       return parts.isEmpty ? "its conditions are being evaluated" : parts.joined(separator: "; ")
     case .ready:
+      if let lock = op.waitingForLock {
+        // Its lock was given back while its queue was suspended; started, it asks again (X10).
+        return "started by its queue, it holds a slot and asks again for the lock given back "
+          + "while its queue was suspended: " + lockText(lock)
+      }
       let prefix =
         op.cancelled ? "cancelled, waiting for its queue to start it so it can finish: " : ""
-      return prefix + readyReason(op, q)
+      return prefix + readyReason(op, q, line: lines[q.name])
     }
   }
 
@@ -82,27 +109,84 @@ extension Projection {
     return "waiting in line for the \(lock.category) exclusivity lock behind \(lock.holder)"
   }
 
-  private func readyReason(_ op: OperationInfo, _ q: QueueInfo) -> String {
+  private func readyReason(_ op: OperationInfo, _ q: QueueInfo, line known: [Int]?) -> String {
     if q.suspended { return "its queue \(q.name) is suspended" }
     if q.maxConcurrent == 0 {
       return "\(q.name) allows 0 at a time (maxConcurrent 0): nothing starts there"
     }
-    // Foundation starts the highest priority first, FIFO within a priority.
-    let ahead = members(of: q.name).filter {
-      $0.state == .ready && $0.name != op.name
-        && ($0.priority.value > op.priority.value
-          || ($0.priority == op.priority && $0.index < op.index))
+    // Foundation starts the highest priority first, FIFO within a priority. Only the first few in
+    // line are told what is ahead of them: the text of those behind does not change as the line moves.
+    let line = known ?? readyLine(of: q.name, first: Self.explainedInLine)
+    guard
+      let position = line.firstIndex(where: { operations.read($0) { $0.pointee.index } == op.index }
+      )
+    else {
+      return q.isAtLimit
+        ? "\(q.name) is at its limit (\(q.limitText) at a time) and more than "
+          + "\(Self.explainedInLine) ready operations are ahead of it: it waits its turn"
+        : "more than \(Self.explainedInLine) ready operations are ahead of it in \(q.name)"
+    }
+    // Read in place: a copied record would copy its history too.
+    let ahead = line[..<position].map { i in
+      operations.read(i) { "\($0.pointee.name) (\($0.pointee.priority.rawValue))" }
     }
     let aheadText =
-      ahead.prefix(4).map { "\($0.name) (\($0.priority.rawValue))" }.joined(separator: ", ")
+      ahead.prefix(4).joined(separator: ", ")
       + (ahead.count > 4 ? " and \(ahead.count - 4) more" : "")
     if q.isAtLimit {
-      let running = executing(in: q.name).map(\.name)
+      let running = executingNames(in: q)
       return "\(q.name) is at its limit: \(q.executing)/\(q.limitText) executing: "
         + running.prefix(6).joined(separator: ", ") + (running.count > 6 ? ", …" : "")
         + (ahead.isEmpty ? "" : "; next in line before it: " + aheadText)
     }
     if !ahead.isEmpty { return "ahead of it in \(q.name): " + aheadText }
     return "ready: its queue starts it now"
+  }
+
+  /// `executing(in:)`'s names, read in place (no record copied).
+  private func executingNames(in q: QueueInfo) -> [String] {
+    q.executingSet.map { i in
+      operations.read(i) { ($0.pointee.startedAt ?? 0, $0.pointee.index, $0.pointee.name) }
+    }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+  }
+
+  /// A pending operation's dependencies are named up to this many; beyond, they are counted.
+  static let namedDependencies = 8
+  /// The first ready operations of a queue, this many, are told what is ahead of them.
+  static let explainedInLine = 8
+
+  /// The first `k` ready operations of `queue` in the order Foundation starts them (highest priority
+  /// first, FIFO within one), as projection indices: one pass over its ready lists.
+  func readyLine(of queue: String, first k: Int) -> [Int] {
+    guard let q = self.queue(named: queue) else { return [] }
+    var line: [Int] = []
+    for level in stride(from: 4, through: 0, by: -1) where line.count < k {
+      let need = k - line.count
+      var best: [Int] = []
+      for i in q.readyByPriority[level] {
+        let index = operations.read(i) { $0.pointee.index }
+        if best.count == need, let last = best.last,
+          index >= operations.read(last, { $0.pointee.index })
+        {
+          continue
+        }
+        let at =
+          best.firstIndex { operations.read($0, { $0.pointee.index }) > index } ?? best.count
+        best.insert(i, at: at)
+        if best.count > need { best.removeLast() }
+      }
+      line += best
+    }
+    return line
+  }
+
+  /// How many operations of `queue` are ready.
+  func readyCount(of queue: String) -> Int {
+    self.queue(named: queue)?.readyByPriority.reduce(0) { $0 + $1.count } ?? 0
+  }
+
+  /// Every ready operation of `queue`, unordered (projection indices).
+  func readyMembers(of queue: String) -> [Int] {
+    self.queue(named: queue)?.readyByPriority.flatMap { $0 } ?? []
   }
 }

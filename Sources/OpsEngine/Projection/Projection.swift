@@ -55,6 +55,9 @@ public struct Projection: Sendable, Equatable {
   private var cyclesOf: [String: [Int]] = [:]
   /// Cycles a member of which has finished (a cancel broke them): no longer a reason to wait.
   private var brokenCycles = Set<Int>()
+  /// How many reported cycles were broken (a member finished).
+  var brokenCycleCount: Int { brokenCycles.count }
+  var brokenCycleIndices: Set<Int> { brokenCycles }
   /// The producer of the operation about to be added (didProduce comes right before operationAdded).
   private var producer: (producer: String, produced: String)?
 

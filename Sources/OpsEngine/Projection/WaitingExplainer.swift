@@ -13,6 +13,26 @@ public struct WaitingExplainer: Sendable {
   private var touched: [String] = []
   private var touchedSet = Set<String>()
   private var instant: Double?
+  /// Queues an event of this instant concerned: their first ready operations are explained again.
+  private var touchedQueues: [String] = []
+  private var touchedQueueSet = Set<String>()
+  /// Per queue, what its ready operations' lines depend on as a whole, and its first in line, when
+  /// last explained: all of its ready operations are explained again only when the former changes.
+  private var queueShape: [String: QueueShape] = [:]
+  /// Operations waiting for each exclusivity category (told again when it is released).
+  private var lockWaiters: [String: [String]] = [:]
+  /// Cycles whose members were told the cycle is broken.
+  private var brokenCyclesTold = Set<Int>()
+  /// How many operations were explained (`whyWaiting` asked): the work, counted for the tests.
+  public private(set) var explained = 0
+
+  private struct QueueShape: Equatable {
+    var suspended: Bool
+    var maxConcurrent: Int?
+    var atLimit: Bool
+    var long: Bool
+    var line: [Int]
+  }
 
   public init() {}
 
@@ -20,43 +40,94 @@ public struct WaitingExplainer: Sendable {
   public mutating func lines(before event: Event) -> [Line] {
     let before = instant.map { $0 < event.time } ?? false ? closeInstant() : []
     instant = event.time
+    let brokenBefore = projection.brokenCycleCount
     projection.apply(event)
-    touch(affected(by: event))
+    affect(by: event, cyclesBrokenBefore: brokenBefore)
     return before
   }
 
   /// The explanations for the last instant, when the run ends.
   public mutating func finish() -> [Line] { closeInstant() }
 
-  private mutating func touch(_ names: [String]) {
-    for n in names where touchedSet.insert(n).inserted { touched.append(n) }
+  private mutating func touch(_ name: String) {
+    if touchedSet.insert(name).inserted { touched.append(name) }
+  }
+
+  private mutating func touchQueue(_ name: String) {
+    if touchedQueueSet.insert(name).inserted { touchedQueues.append(name) }
   }
 
   private mutating func closeInstant() -> [Line] {
-    var lines: [Line] = []
+    // The first in line of each queue concerned, before and now, and all of its ready operations
+    // when what they all depend on changed.
+    var lines: [String: [Int]] = [:]
+    for qn in touchedQueues {
+      guard let q = projection.queue(named: qn) else { continue }
+      let k = Projection.explainedInLine
+      let shape = QueueShape(
+        suspended: q.suspended, maxConcurrent: q.maxConcurrent, atLimit: q.isAtLimit,
+        long: projection.readyCount(of: qn) > k, line: projection.readyLine(of: qn, first: k))
+      let old = queueShape[qn]
+      if let old {
+        for i in old.line { touch(projection.operations[i].name) }
+      }
+      for i in shape.line { touch(projection.operations[i].name) }
+      if old.map({
+        ($0.suspended, $0.maxConcurrent, $0.atLimit, $0.long)
+          != (shape.suspended, shape.maxConcurrent, shape.atLimit, shape.long)
+      }) ?? true {
+        for i in projection.readyMembers(of: qn) { touch(projection.operations[i].name) }
+      }
+      queueShape[qn] = shape
+      lines[qn] = shape.line
+    }
+    touchedQueues.removeAll(keepingCapacity: true)
+    touchedQueueSet.removeAll(keepingCapacity: true)
+    var out: [Line] = []
     for name in touched {
-      let why = projection.whyWaiting(name)
+      explained += 1
+      let why = projection.whyWaiting(name, lines: lines)
       guard why != lastWhy[name] else { continue }
       lastWhy[name] = why
-      if let why { lines.append(Line(operation: name, why: why)) }
+      if let why { out.append(Line(operation: name, why: why)) }
     }
     touched.removeAll(keepingCapacity: true)
     touchedSet.removeAll(keepingCapacity: true)
-    return lines
+    return out
   }
 
-  /// The operation itself, its dependents, and the unfinished members of the queues involved.
-  private func affected(by event: Event) -> [String] {
-    var names: [String] = []
-    var queues: [String] = []
+  /// The operation itself and its dependents; its queue (whose first in line are explained at the
+  /// end of the instant); on a suspension or a resume every member of the queue (a pending
+  /// operation's evaluation waits for it); on a lock's release those waiting for it; on a cycle's
+  /// break its members. Each is bounded by what the event itself changed, so explaining stays linear
+  /// in the events.
+  private mutating func affect(by event: Event, cyclesBrokenBefore: Int) {
     if let o = event.kind.operation, let op = projection.operation(named: o) {
-      names.append(o)
-      names += op.dependents
-      queues.append(op.queue)
+      touch(o)
+      for d in op.dependents { touch(d) }
+      touchQueue(op.queue)
     }
-    if let q = event.kind.queue { queues.append(q) }
-    if case .exclusivityReleased = event.kind { queues = projection.queues.map(\.name) }
-    for q in queues { names += projection.members(of: q).map(\.name) }
-    return names
+    switch event.kind {
+    case .queueSuspended(let q), .queueResumed(let q):
+      for m in projection.members(of: q) { touch(m.name) }
+    case .exclusivityWaiting(let o, let category, _):
+      lockWaiters[category, default: []].append(o)
+    case .exclusivityReleased(_, let category):
+      let waiters = lockWaiters[category] ?? []
+      var still: [String] = []
+      for w in waiters where projection.operation(named: w)?.waitingForLock?.category == category {
+        touch(w)
+        still.append(w)
+      }
+      lockWaiters[category] = still
+    default:
+      break
+    }
+    if let q = event.kind.queue { touchQueue(q) }
+    if projection.brokenCycleCount != cyclesBrokenBefore {
+      for c in projection.brokenCycleIndices where brokenCyclesTold.insert(c).inserted {
+        for m in projection.cycles[c] { touch(m) }
+      }
+    }
   }
 }
