@@ -60,15 +60,19 @@ struct Attach: ParsableCommand {
     let client = ProbeClient(target: target)
     defer { client.close() }
     let source = ProbeSource(client: client)
+    var liveRecorder: LiveRecorder?
     if let record {
       do {
         let recorder = try LiveRecorder(path: record, title: target.description)
         source.onReceive = { recorder.record($0, run: $1) }
+        source.recordingNote = { recorder.note }
+        liveRecorder = recorder
       } catch {
         printError("opsview: cannot write the recording \(ProbeTarget.visible(record)): \(error)")
         throw Exit.scenarioError
       }
     }
+    defer { if let note = liveRecorder?.finalNote { printError("opsview: \(note)") } }
     let title = target.programName ?? target.description
     // One source for the board's whole life: a restart (`r`, or the program's new run) shows the
     // events received for the current run again.
@@ -108,18 +112,35 @@ final class LiveBoard: InteractiveBoard {
 }
 
 /// `attach --record FILE`: what the program sends, in the recording format `play --record` writes,
-/// one file a program run.
+/// one file a program run, at most `maxFiles` of them (a program that restarts every fraction of a
+/// second must not fill a directory): later runs are counted and named, not written.
 final class LiveRecorder {
+  static let maxFiles = 10
   private let path: String
   private let title: String
   private var run = 0
   private var file: RecordingFile?
+  private var files = 0
+  private var skipped = 0
 
   init(path: String, title: String) throws {
     self.path = path
     self.title = title
     file = try RecordingFile(path: path, header: header(run: 1))
     run = 1
+    files = 1
+  }
+
+  /// For the board's header, once runs are no longer recorded.
+  var note: String? {
+    skipped == 0 ? nil : "recording stopped after \(Self.maxFiles) runs (\(skipped) not recorded)"
+  }
+
+  /// For the end: which runs were not written.
+  var finalNote: String? {
+    skipped == 0
+      ? nil
+      : "wrote the first \(Self.maxFiles) runs of the program; \(skipped) later run\(skipped == 1 ? " was" : "s were") not recorded"
   }
 
   private func header(run: Int) -> RecordingHeader {
@@ -134,7 +155,13 @@ final class LiveRecorder {
       let url = URL(fileURLWithPath: path)
       let ext = url.pathExtension.isEmpty ? "jsonl" : url.pathExtension
       let next = url.deletingPathExtension().path + "-run\(run).\(ext)"
+      file = nil
+      guard files < Self.maxFiles else {
+        skipped += 1
+        return
+      }
       file = try? RecordingFile(path: next, header: header(run: run))
+      files += 1
     }
     file?.record(.event(event))
   }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpsInput
 import OpsScenarios
 
 /// `opsview check`: validate scenario files without running them.
@@ -47,6 +48,6 @@ struct Check: ParsableCommand {
 
   /// One line of output: whatever it quotes from a file or a path cannot act on the terminal.
   private func printSafe(_ line: String) {
-    print(TerminalSafe.escaped(line, keepNewlines: false))
+    print(TextPolicy.escaped(line, keepNewlines: false))
   }
 }

@@ -46,7 +46,7 @@ final class OutputFile {
   /// Writes everything and puts it in place.
   func commit(bytes: [UInt8]) throws(Failure) {
     guard let path, let temporary else {
-      FileHandle.standardOutput.write(Data(bytes))
+      StandardOutput.write(bytes)
       return
     }
     var failure: Int32 = 0

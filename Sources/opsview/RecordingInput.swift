@@ -1,5 +1,6 @@
 import Foundation
 import OpsExport
+import OpsInput
 import OpsScenarios
 
 /// A recording named on the command line: a file, or `-` for standard input. Read with the one
@@ -15,11 +16,15 @@ struct RecordingInput {
   init(path: String) throws {
     do {
       if path == "-" {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        recording = try RecordingReader.parse(data, name: "standard input")
+        // Read as it comes, each line checked as it arrives, with the bounds of a file; a writer
+        // that keeps silent is named, not waited for without a word.
+        InputFile.awaitInput(STDIN_FILENO) {
+          printError("opsview: waiting for the recording on standard input (end it with Ctrl-D)")
+        }
+        recording = try RecordingReader.read(fileDescriptor: STDIN_FILENO, name: "standard input")
         name = "stdin"
       } else {
-        recording = try RecordingReader.read(path: path)
+        recording = try RecordingReader.read(path: path, announce: { printError("opsview: \($0)") })
         name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
       }
     } catch {

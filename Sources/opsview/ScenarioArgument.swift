@@ -1,5 +1,6 @@
 import ArgumentParser
 import OpsBoard
+import OpsInput
 import OpsScenarios
 
 /// The scenario argument `play` and `trace` share: a built-in name or a file.
@@ -21,7 +22,7 @@ func resolveScenario(_ nameOrPath: String) throws -> Scenario {
   } catch let error as ScenarioError {
     // One problem per line; a newline inside a problem (quoted from the file) is escaped.
     printError(
-      error.problems.map { TerminalSafe.escaped($0.description, keepNewlines: false) }
+      error.problems.map { TextPolicy.escaped($0.description, keepNewlines: false) }
         .joined(separator: "\n"))
     throw Exit.scenarioError
   } catch {

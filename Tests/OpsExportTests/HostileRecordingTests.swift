@@ -7,7 +7,8 @@ import Testing
 /// Recordings come from files anyone can write: each kind of bad input gets a message that says what
 /// is wrong and where, never a crash.
 @Suite struct HostileRecordingTests {
-  private let event = #"{"seq":1,"time":0,"type":"queueResumed","queue":"q"}"#
+  private let event =
+    #"{"seq":1,"time":0,"type":"queueAdded","queue":"q","maxConcurrent":null,"suspended":false,"qos":"default"}"#
 
   private func message(_ text: String) -> String? {
     do {
@@ -48,7 +49,8 @@ import Testing
     #expect(message(newline)?.contains("control character") == true)
     #expect(message("{\"seq\":1,\u{7}}")?.contains("control character (byte 7)") == true)
     // An escaped backslash is not an escape.
-    let backslash = #"{"seq":1,"time":0,"type":"queueResumed","queue":"a\\nb"}"#
+    let backslash =
+      #"{"seq":1,"time":0,"type":"queueAdded","queue":"a\\nb","suspended":false,"qos":"default"}"#
     #expect(message(backslash) == nil)
   }
 
