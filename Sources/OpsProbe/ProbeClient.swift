@@ -46,11 +46,19 @@ public final class ProbeClient: Sendable {
   private let closed = Mutex(false)
   /// How long to wait between attempts to find the program.
   private let retry: UInt32
+  /// The bounds of one run kept (`maxEventsPerRun`, `maxBytesPerRun` unless a test asks less).
+  private let eventBound: Int
+  private let byteBound: Int
 
   /// Starts looking for the program at once; `retryInterval` is the pause between attempts.
-  public init(target: ProbeTarget, retryInterval: Double = 0.2) {
+  public init(
+    target: ProbeTarget, retryInterval: Double = 0.2, maxEvents: Int = maxEventsPerRun,
+    maxBytes: Int = maxBytesPerRun
+  ) {
     self.target = target
     retry = UInt32(retryInterval * 1_000_000)
+    eventBound = maxEvents
+    byteBound = maxBytes
     let client = self
     Thread.detachNewThread { client.run() }
   }
@@ -182,7 +190,7 @@ public final class ProbeClient: Sendable {
               "event \(event.seq) arrived where event \(index) was due: the stream is out of order")
           }
           seen = index
-          if validator.count >= Self.maxEventsPerRun || kept + line.count > Self.maxBytesPerRun {
+          if validator.count >= eventBound || kept + line.count > byteBound {
             // Over the viewer's bound: the run is shown as it was, and the rest counted.
             mail.withLock { $0.notKept += 1 }
             continue
