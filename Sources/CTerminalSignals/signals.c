@@ -27,6 +27,17 @@ static int captured_stderr = -1;
 static sem_t wake_semaphore;
 static pthread_t loop_thread;
 static struct sigaction previous_actions[NSIG];
+static char crash_note[1024];
+static size_t crash_note_length = 0;
+
+void opsview_set_crash_note(const char *note) {
+  crash_note_length = 0;
+  if (note == NULL) return;
+  size_t n = strlen(note);
+  if (n > sizeof crash_note - 1) n = sizeof crash_note - 1;
+  memcpy(crash_note, note, n);
+  crash_note_length = n;
+}
 
 // Signals whose default would end the process with the terminal still in curses mode (alternate
 // screen, mouse tracking, no echo).
@@ -132,7 +143,20 @@ static void on_crash_signal(int sig) {
     endwin();  // not async-signal-safe, but the process is dying and a broken terminal is worse
   }
   opsview_stderr_capture_end();
+  if (crash_note_length > 0) {
+    ssize_t ignored = write(STDERR_FILENO, crash_note, crash_note_length);
+    (void)ignored;
+  }
   sigaction(sig, &previous_actions[sig], NULL);
+  // Delivered now, not when this handler returns (the signal is blocked while it runs).
+  sigset_t this_signal;
+  sigemptyset(&this_signal);
+  sigaddset(&this_signal, sig);
+  pthread_sigmask(SIG_UNBLOCK, &this_signal, NULL);
+  raise(sig);
+  // The previous handler returned (the Swift backtracer does, expecting a fault to recur; a signal
+  // sent by `kill` does not): die of it as the default would.
+  signal(sig, SIG_DFL);
   raise(sig);
 }
 

@@ -30,6 +30,7 @@ enum Exit {
 @main
 enum Main {
   @MainActor static func main() {
+    CrashReports.prepare()
     do {
       var command = try Opsview.parseAsRoot()
       try command.run()

@@ -37,4 +37,8 @@ void opsview_set_curses_active(int active);
 void opsview_stderr_capture_begin(void);
 void opsview_stderr_capture_end(void);
 
+// A line the crash handler writes to stderr once the terminal is restored (where the backtrace
+// goes); copied, at most 1023 bytes. NULL or "" for none.
+void opsview_set_crash_note(const char *note);
+
 #endif
