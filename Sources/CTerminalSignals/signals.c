@@ -10,6 +10,7 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,9 @@ static int captured_stderr = -1;
 static sem_t wake_semaphore;
 static pthread_t loop_thread;
 static struct sigaction previous_actions[NSIG];
+static char cleanup_path[4096];
+static volatile sig_atomic_t cleanup_armed = 0;
+static int cleanup_installed = 0;
 static char crash_note[1024];
 static size_t crash_note_length = 0;
 
@@ -158,6 +162,43 @@ static void on_crash_signal(int sig) {
   // sent by `kill` does not): die of it as the default would.
   signal(sig, SIG_DFL);
   raise(sig);
+}
+
+static void remove_cleanup_path(void) {
+  if (cleanup_armed) {
+    cleanup_armed = 0;
+    unlink(cleanup_path);
+  }
+}
+
+static void on_cleanup_signal(int sig) {
+  remove_cleanup_path();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void opsview_set_cleanup_path(const char *path) {
+  cleanup_armed = 0;
+  if (path == NULL) return;
+  size_t n = strlen(path);
+  if (n > sizeof cleanup_path - 1) return;
+  memcpy(cleanup_path, path, n + 1);
+  cleanup_armed = 1;
+  if (cleanup_installed) return;
+  cleanup_installed = 1;
+  atexit(remove_cleanup_path);
+  const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  for (unsigned i = 0; i < OPSVIEW_COUNT(signals); i++) {
+    struct sigaction current;
+    // Only where nothing else handles it (an ignored SIGHUP under nohup stays ignored).
+    if (sigaction(signals[i], NULL, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_cleanup_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    sigaction(signals[i], &action, NULL);
+  }
 }
 
 static void install(const int *signals, unsigned count, void (*handler)(int), int flags) {

@@ -72,4 +72,10 @@ public enum SignalGuard {
   public static func setCrashNote(_ note: String) {
     opsview_set_crash_note(note)
   }
+
+  /// A temporary file to remove if opsview ends (a signal, an exit) before it is put in place;
+  /// nil forgets it.
+  public static func setCleanupPath(_ path: String?) {
+    if let path { opsview_set_cleanup_path(path) } else { opsview_set_cleanup_path(nil) }
+  }
 }

@@ -31,6 +31,9 @@ struct Attach: ParsableCommand {
       valueName: "FILE"))
   var record: String?
 
+  @Flag(help: "Let --record replace files that exist.")
+  var force = false
+
   @OptionGroup var display: DisplayOptions
 
   func run() throws {
@@ -63,12 +66,12 @@ struct Attach: ParsableCommand {
     var liveRecorder: LiveRecorder?
     if let record {
       do {
-        let recorder = try LiveRecorder(path: record, title: target.description)
+        let recorder = try LiveRecorder(path: record, title: target.description, force: force)
         source.onReceive = { recorder.record($0, run: $1) }
         source.recordingNote = { recorder.note }
         liveRecorder = recorder
       } catch {
-        printError("opsview: cannot write the recording \(ProbeTarget.visible(record)): \(error)")
+        printError("opsview: \(error)")
         throw Exit.scenarioError
       }
     }
@@ -122,11 +125,15 @@ final class LiveRecorder {
   private var file: RecordingFile?
   private var files = 0
   private var skipped = 0
+  private let force: Bool
+  /// Runs whose file could not be written (it exists, the disk is full…), with why.
+  private var unwritten: [String] = []
 
-  init(path: String, title: String) throws {
+  init(path: String, title: String, force: Bool) throws {
     self.path = path
     self.title = title
-    file = try RecordingFile(path: path, header: header(run: 1))
+    self.force = force
+    file = try RecordingFile(path: path, header: header(run: 1), force: force)
     run = 1
     files = 1
   }
@@ -138,9 +145,13 @@ final class LiveRecorder {
 
   /// For the end: which runs were not written.
   var finalNote: String? {
-    skipped == 0
-      ? nil
-      : "wrote the first \(Self.maxFiles) runs of the program; \(skipped) later run\(skipped == 1 ? " was" : "s were") not recorded"
+    var notes = unwritten
+    if skipped > 0 {
+      notes.append(
+        "wrote the first \(Self.maxFiles) runs of the program; \(skipped) later run\(skipped == 1 ? " was" : "s were") not recorded"
+      )
+    }
+    return notes.isEmpty ? nil : notes.joined(separator: "\nopsview: ")
   }
 
   private func header(run: Int) -> RecordingHeader {
@@ -160,7 +171,11 @@ final class LiveRecorder {
         skipped += 1
         return
       }
-      file = try? RecordingFile(path: next, header: header(run: run))
+      do {
+        file = try RecordingFile(path: next, header: header(run: run), force: force)
+      } catch {
+        unwritten.append("run \(run) not recorded: \(error)")
+      }
       files += 1
     }
     file?.record(.event(event))

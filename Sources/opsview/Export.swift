@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpsEngine
 import OpsExport
+import OpsInput
 import OpsScenarios
 
 /// `opsview export`: a run as a Perfetto trace, a Graphviz or Mermaid graph, an SVG timeline or a
@@ -35,9 +36,11 @@ struct Export: ParsableCommand {
     help: ArgumentHelp("Write to FILE (default: standard output).", valueName: "file"))
   var output: String?
 
+  // Unconditional: `--until -1` is a value to refuse with its bounds, not a missing one.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
-      "Stop at this many scenario seconds: states and colours as they were then.",
+      "Stop at this many scenario seconds (from 0 to \(NumberOption.maxUntilText)): states and colours as they were then.",
       valueName: "seconds"))
   var until: Double?
 
@@ -48,9 +51,7 @@ struct Export: ParsableCommand {
   var operation: String?
 
   func validate() throws {
-    if let u = until, !(u >= 0) {
-      throw ValidationError("--until must be a number of seconds >= 0")
-    }
+    if let u = until, let problem = NumberOption.untilProblem(u) { throw ValidationError(problem) }
     if operation != nil && format != .mermaid {
       throw ValidationError("--operation needs --format mermaid")
     }
@@ -60,15 +61,19 @@ struct Export: ParsableCommand {
     keepHeapForBatchWork()
     let file: OutputFile
     do {
-      file = try OutputFile(output)
+      // Never over the source it reads (`export run.jsonl -o run.jsonl` replaced its own input).
+      file = try OutputFile(output, inputs: [source])
     } catch {
       printError("opsview: \(error)")
       throw Exit.scenarioError
     }
     let exportSource = try load()
     do {
-      let bytes = try ExportFormat(rawValue: format.rawValue)!.renderBytes(
-        exportSource, operation: operation)
+      // Every byte of a handout passes the one text policy: nothing in it can act on a terminal
+      // it is printed to (`cat handout.md`), whatever the source held.
+      let bytes = TextPolicy.sanitized(
+        try ExportFormat(rawValue: format.rawValue)!.renderBytes(
+          exportSource, operation: operation))
       try file.commit(bytes: bytes)
       leaveToExit(exportSource)
     } catch {
