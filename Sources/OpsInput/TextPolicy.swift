@@ -34,19 +34,21 @@ public enum TextPolicy {
     /// Longer than `maxNameBytes` (the length found).
     case tooLong(Int)
 
-    /// "control character U+001B in an operation name", "an operation name cannot be blank".
-    public func description(what: String) -> String {
-      switch self {
-      case .control(let s): "control character \(s.codePoint) in \(what)"
+    /// "control character U+001B in an operation name", "an operation name cannot be blank";
+    /// `place` (a path in a file) follows what: "… in an operation name at operations[2].name: …".
+    public func description(what: String, at place: String? = nil) -> String {
+      let at = place.map { " at \($0)" } ?? ""
+      return switch self {
+      case .control(let s): "control character \(s.codePoint) in \(what)\(at)"
       case .bidirectional(let s):
-        "bidirectional control \(s.codePoint) in \(what): it reorders the text printed after it"
+        "bidirectional control \(s.codePoint) in \(what)\(at): it reorders the text printed after it"
       case .separator(let s):
-        "line separator \(s.codePoint) in \(what): some readers break the line there, others do not"
+        "line separator \(s.codePoint) in \(what)\(at): some readers break the line there, others do not"
       case .invisible(let s):
-        "invisible character \(s.codePoint) in \(what): names that differ only by it look the same"
-      case .blank: "\(what) cannot be blank"
-      case .edgeSpace: "\(what) cannot begin or end with a space"
-      case .tooLong(let n): "\(what) of \(n) bytes: at most \(TextPolicy.maxNameBytes)"
+        "invisible character \(s.codePoint) in \(what)\(at): names that differ only by it look the same"
+      case .blank: "\(what)\(at) cannot be blank"
+      case .edgeSpace: "\(what)\(at) cannot begin or end with a space"
+      case .tooLong(let n): "\(what)\(at) of \(n) bytes: at most \(TextPolicy.maxNameBytes)"
       }
     }
   }
@@ -169,6 +171,35 @@ public enum TextPolicy {
       return false
     }
     return true
+  }
+
+  /// Where the first line or paragraph separator (U+2028, U+2029) of `text` is, 1-based, counting
+  /// lines by newlines: YAML readers disagree on whether it ends a line, so a file that holds one
+  /// would have its problems reported on the wrong lines. One pass over the bytes.
+  public static func firstSeparator(in text: String) -> (line: Int, column: Int)? {
+    var text = text
+    return text.withUTF8 { bytes -> (Int, Int)? in
+      var line = 1
+      var lineStart = 0
+      var i = 0
+      let count = bytes.count
+      while i < count {
+        let byte = bytes[i]
+        if byte == 0x0A {
+          line += 1
+          lineStart = i + 1
+        } else if byte == 0xE2, i + 2 < count, bytes[i + 1] == 0x80,
+          bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9
+        {
+          let column =
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<i]), as: UTF8.self)
+            .unicodeScalars.count + 1
+          return (line, column)
+        }
+        i += 1
+      }
+      return nil
+    }
   }
 
   // MARK: - Writing

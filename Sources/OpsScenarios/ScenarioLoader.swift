@@ -1,4 +1,5 @@
 import Foundation
+import OpsInput
 import Yams
 
 /// Reads and validates scenario files (YAML, or JSON, which YAML reads too). Every problem is found
@@ -36,6 +37,15 @@ public enum ScenarioLoader {
     let size = text.utf8.count
     if size > maxFileSize {
       throw ScenarioError(problems: [ScenarioProblem(file: file, message: tooLarge(size))])
+    }
+    if let place = TextPolicy.firstSeparator(in: text) {
+      throw ScenarioError(problems: [
+        ScenarioProblem(
+          file: file, line: place.line, column: place.column,
+          message:
+            "a line separator (U+2028 or U+2029): YAML readers disagree on whether it ends a line, "
+            + "so every line number after it would be wrong; use a newline")
+      ])
     }
     let root: SourceNode?
     let nodes: Int

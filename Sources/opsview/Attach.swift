@@ -4,6 +4,7 @@ import OpsBoard
 import OpsCells
 import OpsEngine
 import OpsExport
+import OpsInput
 import OpsProbe
 import OpsTerminal
 
@@ -40,9 +41,13 @@ struct Attach: ParsableCommand {
     guard let address else {
       let probes = ProbeAddress.running()
       if probes.isEmpty {
-        print("no probes running for this user (looked in \(ProbeAddress.directory))")
+        print(
+          TextPolicy.escaped(
+            "no probes running for this user (looked in \(ProbeAddress.directory))",
+            keepNewlines: false))
       }
-      for p in probes { print(p) }
+      // A socket's name is anyone's choice in that directory: printed through the one policy.
+      for p in probes { print(TextPolicy.escaped(p, keepNewlines: false)) }
       return
     }
     let target: ProbeTarget

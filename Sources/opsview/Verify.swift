@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpsInput
 import OpsScenarios
 
 /// `opsview verify`: the scenario on this machine's Foundation OperationQueue against the engine.
@@ -30,7 +31,7 @@ struct Verify: ParsableCommand {
   func run() throws {
     let s = try source.resolve()
     let v = Verification.run(s, scale: scale)
-    print(v.report, terminator: "")
+    print(TextPolicy.escaped(v.report), terminator: "")
     if !v.agrees { throw ExitCode(1) }
   }
 }

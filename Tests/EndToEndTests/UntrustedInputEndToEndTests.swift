@@ -178,4 +178,115 @@ enum SampleEvents {
     #expect(r.output.contains("# stdin: stdin"), "\(r.output)")
     #expect(r.output.hasSuffix("status 0\n"), "\(r.output)")
   }
+
+  // MARK: - Escape codes
+
+  /// A recording's header and events follow the scenario loader's rules: the title that cleared
+  /// the screen and retitled the window, notes the handout copied with ESC and BEL, a raw CSI
+  /// (U+009B) and a bidirectional override are refused with where and why; nothing reaches the
+  /// terminal raw.
+  static let hostileText: [String: (String, String)] = [
+    "title": (
+      #"{"format":"opsview-recording","version":2,"title":"\u001b[2J\u001b]0;PWNED\u0007"}"#,
+      "hostile.jsonl:1: the header's control character U+001B in title"
+    ),
+    "notes": (
+      #"{"format":"opsview-recording","version":2,"notes":"ok\n\u001b]0;PWNED\u0007"}"#,
+      "hostile.jsonl:1: the header's control character U+001B in notes"
+    ),
+    "scenario": (
+      #"{"format":"opsview-recording","version":2,"scenario":"tour\u202e"}"#,
+      "hostile.jsonl:1: the header's bidirectional control U+202E in scenario name"
+    ),
+    "csi": (
+      SampleEvents.queues[0].replacingOccurrences(of: "network", with: "net\u{9B}2Jwork"),
+      "hostile.jsonl:1: a control character (U+009B) in the line"
+    ),
+    "bidi": (
+      SampleEvents.queues[0].replacingOccurrences(of: "network", with: "net\u{202E}work"),
+      "hostile.jsonl:1: bidirectional control U+202E in a queue name"
+    ),
+    "look-alike": (
+      SampleEvents.queues[0].replacingOccurrences(of: "network", with: "network\u{200B}"),
+      "hostile.jsonl:1: invisible character U+200B in a queue name"
+    ),
+    "blank": (
+      SampleEvents.queues[0].replacingOccurrences(of: "network", with: " "),
+      "hostile.jsonl:1: a queue name cannot be blank"
+    ),
+  ]
+
+  @Test(arguments: hostileText.keys.sorted())
+  func hostileTextInARecordingIsRefusedAndNeverPrintedRaw(_ what: String) throws {
+    let (first, expected) = try #require(Self.hostileText[what])
+    let directory = scratchDirectory.appendingPathComponent("text-\(what)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent("hostile.jsonl").path
+    let events =
+      first.hasPrefix(#"{"format""#) ? [first] + E.start : [first] + Array(E.start.dropFirst())
+    try (events.joined(separator: "\n") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    for command in [
+      ["trace", path], ["replay", path], ["export", path, "--format", "markdown"],
+      ["export", path, "--format", "svg"],
+    ] {
+      let r = try opsview(command)
+      #expect(r.status == 1, "\(what) \(command): \(r.err)")
+      #expect(r.err.contains(expected), "\(what) \(command): \(r.err)")
+      #expect(!Self.hasActingCharacters(r.out + r.err), "\(what) \(command)")
+    }
+  }
+
+  /// Controls, DEL, C1, bidirectional controls and line separators.
+  static func hasActingCharacters(_ text: String) -> Bool {
+    text.unicodeScalars.contains {
+      ($0.value < 0x20 && $0 != "\n") || ($0.value >= 0x7F && $0.value <= 0x9F)
+        || [0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains($0.value)
+        || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+    }
+  }
+
+  @Test func aRecordingsFileNameIsPrintedEscaped() throws {
+    let directory = scratchDirectory.appendingPathComponent("named")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent("\u{1B}]0;PWNED\u{7}\u{202E}.jsonl").path
+    try (E.start.joined(separator: "\n") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let r = try opsview(["trace", path])
+    #expect(r.status == 0, "\(r.err)")
+    #expect(r.out.hasPrefix(#"# \e]0;PWNED\a\u202E: \e]0;PWNED\a\u202E"#), "\(r.out)")
+    #expect(!Self.hasActingCharacters(r.out + r.err))
+    let missing = try opsview(["trace", directory.appendingPathComponent("\u{1B}[2J.jsonl").path])
+    #expect(missing.status == 1)
+    #expect(!Self.hasActingCharacters(missing.out + missing.err), "\(missing.err.debugDescription)")
+  }
+
+  /// The scenario loader refuses what the recording reader refuses.
+  @Test(arguments: [
+    ("a\u{202E}b", "bidirectional control U+202E in an operation name at operations[0].name"),
+    ("a\u{200B}", "invisible character U+200B in an operation name at operations[0].name"),
+    (" ", "an operation name at operations[0].name cannot be blank"),
+  ])
+  func theLoaderRefusesTheSameNames(_ name: String, _ expected: String) throws {
+    let path = try temporaryFile(
+      "names-\(name.unicodeScalars.first!.value).yaml",
+      "operations:\n  - {name: \"\(name)\", work: 1}\n  - {name: a, work: 1}\n")
+    for command in [["check", path], ["trace", path], ["export", path, "--format", "dot"]] {
+      let r = try opsview(command)
+      #expect(r.status == 1, "\(command)")
+      #expect((r.out + r.err).contains(expected), "\(command): \(r.out + r.err)")
+      #expect(!Self.hasActingCharacters(r.out + r.err), "\(command)")
+    }
+  }
+
+  /// YAML readers count U+2028 as a line break and editors do not: every line reported after one
+  /// was off by one.
+  @Test func aLineSeparatorIsRefusedWhereItIs() throws {
+    let path = try temporaryFile(
+      "separator.yaml", "notes: \"a\u{2028}b\"\noperations:\n  - {name: a, work: -1}\n")
+    let r = try opsview(["check", path])
+    #expect(r.status == 1)
+    #expect(
+      r.out.contains("separator.yaml:1:10: error: a line separator (U+2028 or U+2029)"), "\(r.out)")
+  }
 }
