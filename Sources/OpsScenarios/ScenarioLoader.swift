@@ -10,7 +10,8 @@ public enum ScenarioLoader {
   /// in about a third of a second.
   public static let maxFileSize = 64 * 1024 * 1024
 
-  public static func load(path: String) throws -> Scenario {
+  /// `announce` is told what is awaited when the file is a FIFO nobody writes yet.
+  public static func load(path: String, announce: ((String) -> Void)? = nil) throws -> Scenario {
     let problem = { (message: String) in
       ScenarioError(problems: [ScenarioProblem(file: path, message: message)])
     }
@@ -23,7 +24,15 @@ public enum ScenarioLoader {
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?
       .intValue
     if let size, size > maxFileSize { throw problem(tooLarge(size)) }
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw problem("cannot be read") }
+    // A FIFO's open waits for a writer: opened by the one input opener, which says so after a
+    // moment instead of blocking without a word (`check FIFO`).
+    let opened: (fd: Int32, size: Int?)
+    do {
+      opened = try InputFile.open(path, what: "a scenario", announce: announce)
+    } catch {
+      throw problem("cannot be read (\(error))")
+    }
+    let handle = FileHandle(fileDescriptor: opened.fd, closeOnDealloc: false)
     defer { try? handle.close() }
     // Read at most one byte past the limit: the size reported by the file system can be wrong (pipes).
     let data = (try? handle.read(upToCount: maxFileSize + 1)) ?? Data()

@@ -67,7 +67,10 @@ struct Export: ParsableCommand {
       printError("opsview: \(error)")
       throw Exit.scenarioError
     }
-    let exportSource = try load()
+    let progress = Progress("reading \(source)")
+    defer { progress.finish() }
+    let exportSource = try load(progress)
+    progress.now("writing the \(format.rawValue) export")
     do {
       // Every byte of a handout passes the one text policy: nothing in it can act on a terminal
       // it is printed to (`cat handout.md`), whatever the source held.
@@ -84,12 +87,15 @@ struct Export: ParsableCommand {
   }
 
   /// A recording is read as it is; a scenario is run on the virtual clock.
-  private func load() throws -> ExportSource {
+  private func load(_ progress: Progress) throws -> ExportSource {
     if URL(fileURLWithPath: source).pathExtension.lowercased() == "jsonl" {
       let recording: Recording
       do {
-        recording = try RecordingReader.read(path: source)
+        recording = try RecordingReader.read(
+          path: source, announce: { printError("opsview: \($0)") },
+          progress: { progress.update(done: $0, total: $1) })
       } catch {
+        progress.finish()
         printError("opsview: \(error)")
         throw Exit.scenarioError
       }
@@ -101,6 +107,7 @@ struct Export: ParsableCommand {
         lesson: recording.notes ?? builtIn?.notes ?? "", recorded: recording.events, until: until)
     }
     let scenario = try resolveScenario(source)
+    progress.now("running \(scenario.id)")
     // Only the handout reads events, and only its first rows: the rest are counted, not kept (a
     // 50,000-operation run has 450,000 of them).
     let kept = EventPrefix(keeping: format == .markdown ? MarkdownHandout.defaultTraceRows : 0)

@@ -17,15 +17,19 @@ struct ScenarioOptions: ParsableArguments {
 
 /// Resolves NAME (a built-in) or PATH (a file) into a scenario, or exits 1 with every problem printed.
 func resolveScenario(_ nameOrPath: String) throws -> Scenario {
+  let progress = Progress("loading \(nameOrPath)")
+  defer { progress.finish() }
   do {
-    return try Catalog.resolve(nameOrPath)
+    return try Catalog.resolve(nameOrPath, announce: { printError("opsview: \($0)") })
   } catch let error as ScenarioError {
+    progress.finish()
     // One problem per line; a newline inside a problem (quoted from the file) is escaped.
     printError(
       error.problems.map { TextPolicy.escaped($0.description, keepNewlines: false) }
         .joined(separator: "\n"))
     throw Exit.scenarioError
   } catch {
+    progress.finish()
     printError("opsview: \(error)")
     throw Exit.scenarioError
   }

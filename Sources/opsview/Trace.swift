@@ -92,15 +92,20 @@ struct Trace: ParsableCommand {
 extension Trace {
   /// A recording prints as its run did: the same lines, from the recorded events up to `--until`.
   fileprivate func traceRecording() throws {
-    let input = try RecordingInput(path: source.scenario)
+    let progress = Progress("reading")
+    defer { progress.finish() }
+    let input = try RecordingInput(path: source.scenario, progress: progress)
+    progress.now("folding \(input.recording.events.count) events")
     let events = input.recording.events.filter { until == nil || $0.time <= until! }
     var projection = Projection()
     for event in events { projection.apply(event) }
     let out = BufferedOutput()
     switch format {
     case .jsonl:
+      progress.finish()
       for event in events { out.writeJSONLine(of: event) }
     case .text:
+      progress.finish()
       let names = projection.queues.map(\.name) + projection.operations.map(\.name)
       let groups = projection.operations.filter { $0.kind == .group }.map(\.name)
       let text = TextTrace(names: names, groups: groups)

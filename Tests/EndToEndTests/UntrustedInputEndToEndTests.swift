@@ -269,7 +269,7 @@ enum SampleEvents {
   ])
   func theLoaderRefusesTheSameNames(_ name: String, _ expected: String) throws {
     let path = try temporaryFile(
-      "names-\(name.unicodeScalars.first!.value).yaml",
+      "names-\(name.unicodeScalars.map { String($0.value) }.joined(separator: "-")).yaml",
       "operations:\n  - {name: \"\(name)\", work: 1}\n  - {name: a, work: 1}\n")
     for command in [["check", path], ["trace", path], ["export", path, "--format", "dot"]] {
       let r = try opsview(command)
