@@ -79,7 +79,7 @@ let package = Package(
     ),
     .testTarget(name: "OpsInputTests", dependencies: ["OpsInput", "OpsEngine"]),
     .testTarget(
-      name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine"],
+      name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine", "OpsInput"],
       resources: [.copy("Malformed")]),
     .testTarget(
       name: "OpsBoardTests",

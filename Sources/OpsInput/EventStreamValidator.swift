@@ -84,7 +84,9 @@ public struct EventStreamValidator: Sendable {
       guard states[o] == nil else { return "operation '\(o)' is added a second time" }
       states[o] = .initialized
     case .dependencyAdded(let o, let d):
-      return knownOperation(o) ?? name(d, "a dependency")
+      // An operation made but not yet added to a queue (the live runtime's API) may be given a
+      // dependency, or cancelled, before its `operationAdded`: named, not necessarily known.
+      return name(o, "an operation name") ?? name(d, "a dependency")
     case .state(let o, let from, let to, let cause):
       guard let current = states[o] else { return unknown(o) }
       guard from == current else {
@@ -109,7 +111,7 @@ public struct EventStreamValidator: Sendable {
     case .exclusivityAcquired(let o, let category), .exclusivityReleased(let o, let category):
       return knownOperation(o) ?? name(category, "an exclusivity category")
     case .cancelled(let o, let errors, _):
-      return knownOperation(o) ?? lines(errors, "an error")
+      return name(o, "an operation name") ?? lines(errors, "an error")
     case .cancelTooLate(let o), .didStart(let o), .completion(let o):
       return knownOperation(o)
     case .didProduce(let o, let produced):
