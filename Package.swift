@@ -65,6 +65,10 @@ let package = Package(
     // The loader under libFuzzer (.ci/fuzz builds it with -sanitize=fuzzer -D FUZZING); otherwise a
     // replayer of inputs (the seed corpus in Fuzz/corpus, crash reproducers).
     .executableTarget(name: "ScenarioFuzzer", dependencies: ["OpsScenarios"]),
+    // The recording reader under libFuzzer, and what it feeds (exports, the board), the same way:
+    // .ci/fuzz builds it instrumented; otherwise a replayer of Fuzz/recordings.
+    .executableTarget(
+      name: "RecordingFuzzer", dependencies: ["OpsExport", "OpsBoard", "OpsCells", "OpsEngine"]),
     // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput,
     // frame rendering, exports, and the probe's overhead (`opsview-bench probe`).
     .executableTarget(
