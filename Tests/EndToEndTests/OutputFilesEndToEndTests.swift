@@ -188,6 +188,18 @@ struct BoardOutputFilesEndToEndTests {
         "cannot write 'nodir/x.yaml': the directory 'nodir' does not exist"), "\(board.capture())")
   }
 
+  /// `--record adir` printed `Error Domain=NSCocoaErrorDomain Code=512 "(null)"`.
+  @Test func aDirectoryIsNamedNotDumped() throws {
+    let dir = try OutputFilesEndToEndTests.directory("board-adir")
+    try FileManager.default.createDirectory(
+      atPath: dir + "/adir", withIntermediateDirectories: true)
+    let board = try run(["play", "tour", "--record", "adir"], in: dir)
+    #expect(board.waitFor("exit: 1", timeout: .seconds(10)), "\(board.capture())")
+    let screen = board.capture().replacingOccurrences(of: "\n", with: "")
+    #expect(screen.contains("cannot write the recording 'adir': it is a directory"), "\(screen)")
+    #expect(!screen.contains("NSCocoaErrorDomain"), "\(screen)")
+  }
+
   @Test func aRecordingToAFIFOWritesInPlace() throws {
     let dir = try OutputFilesEndToEndTests.directory("board-fifo")
     #expect(mkfifo(dir + "/rec", 0o600) == 0)
