@@ -242,6 +242,9 @@ public enum TextPolicy {
   }
 
   /// Whether `escaped` would change `text`. Newlines count only when `newlines`.
+  /// (Inlinable, as the scan below: writers call it on every line they print, and unspecialized
+  /// across modules the scan cost a text trace more than twice its time.)
+  @inlinable
   public static func needsEscaping(_ text: String, newlines: Bool) -> Bool {
     needsEscaping(bytes: text.utf8, newlines: newlines)
   }
@@ -249,6 +252,7 @@ public enum TextPolicy {
   /// `needsEscaping` over UTF-8 bytes already written to a buffer: C0 and DEL are single bytes, C1
   /// is 0xC2 0x80–0x9F, U+061C is 0xD8 0x9C, and the bidirectional controls and separators are
   /// 0xE2 0x80 0x8E–0x8F, 0xA8–0xAE and 0xE2 0x81 0xA6–0xA9.
+  @inlinable
   public static func needsEscaping(bytes: some Sequence<UInt8>, newlines: Bool) -> Bool {
     var before: UInt8 = 0
     var previous: UInt8 = 0
@@ -267,7 +271,7 @@ public enum TextPolicy {
   }
 
   /// Whether `byte`, after `before` and `previous`, ends the UTF-8 of a character `escaped` escapes.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func isEscapedSequence(_ before: UInt8, _ previous: UInt8, _ byte: UInt8) -> Bool {
     switch previous {
     case 0xC2: return byte <= 0x9F
