@@ -1,3 +1,4 @@
+import OpsCells
 import OpsEngine
 import OpsScenarios
 import Testing
@@ -25,8 +26,24 @@ import Testing
   @Test func plusOnTheLargestLimitIsRefusedNotATrap() throws {
     let s = try session()
     press(s, .character("+"))
-    #expect(screenText(s, 120, 30).contains("allows 9223372036854775807 already, the most there is"))
+    #expect(
+      screenText(s, 120, 30).contains("allows 9223372036854775807 already, the most there is"))
     press(s, .character("-"), .character("+"))
     #expect(s.model.queue(named: "wide")?.maxConcurrent == Int.max)
+  }
+
+  /// Every key on the largest limit, and the board drawn after each: nothing computes past it.
+  @Test func everyKeyOnTheLargestLimitDrawsWithoutATrap() throws {
+    let s = try session()
+    let keys =
+      "+-*sSc.,<>[]{}tTwWnNgGlLdDhHpPQmM?/ 0123456789".map { KeyInput.character($0) }
+      + [.tab, .backTab, .up, .down, .left, .right, .enter, .escape, .home, .end]
+    for key in keys {
+      _ = s.handle(key)
+      _ = s.render(width: 120, height: 40, ascii: false)
+      _ = s.render(width: 40, height: 12, ascii: true)
+    }
+    s.tick(elapsed: 5)
+    _ = s.render(width: 120, height: 40, ascii: false)
   }
 }
