@@ -63,4 +63,25 @@ import Testing
     let bytes = Data((0..<200).map { UInt8(($0 * 37) % 256) })
     #expect(throws: RecordingError.self) { try RecordingReader.parse(bytes, name: "g") }
   }
+
+  /// Lines are decoded in parallel batches: the problem reported is still the first in the file,
+  /// with its own line number, whichever kind it is.
+  @Test func theFirstProblemInTheFileIsReportedAcrossBatches() {
+    var lines = [event]
+    for i in 2...10_000 {
+      lines.append(
+        #"{"seq":\#(i),"time":\#(i),"type":"queue\#(i % 2 == 0 ? "Suspended" : "Resumed")","queue":"q"}"#
+      )
+    }
+    #expect(message(lines.joined(separator: "\n")) == nil)
+    var broken = lines
+    broken[5999] = broken[5999].replacingOccurrences(of: #""queue":"q""#, with: #""queue":"r""#)
+    broken[6999] = "not json"
+    #expect(message(broken.joined(separator: "\n")) == "r.jsonl:6000: queue 'r' was never added")
+    broken[4999] = #"{"seq":5000,"time":5000,"type":"teleported"}"#
+    #expect(
+      message(broken.joined(separator: "\n"))?.hasPrefix(
+        "r.jsonl:5000: not an event of the trace format")
+        == true)
+  }
 }
