@@ -24,9 +24,10 @@ struct CrashEndToEndTests {
     let screen = board.capture()
     #expect(!screen.contains("Press space"), "screen:\n\(screen)")
     #expect(
-      screen.replacingOccurrences(of: "\n", with: "").contains(
-        "opsview crashed, sorry: the board is closed and the backtrace is being written to \(directory)"
-      ),
+      squeezed(screen).contains(
+        squeezed(
+          "opsview crashed, sorry: the board is closed and the backtrace is being written to \(directory)"
+        )),
       "screen:\n\(screen)")
     #expect(screen.contains("tty: restored"), "screen:\n\(screen)")
     let logs = try FileManager.default.contentsOfDirectory(atPath: directory).filter {

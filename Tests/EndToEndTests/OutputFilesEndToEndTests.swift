@@ -144,8 +144,8 @@ struct BoardOutputFilesEndToEndTests {
       let board = try run(arguments, in: dir)
       #expect(board.waitFor("exit: 1"), "\(arguments): \(board.capture())")
       #expect(
-        board.capture().replacingOccurrences(of: "\n", with: "").contains(
-          "it exists, and opsview does not overwrite a file it was not asked to"),
+        squeezed(board.capture()).contains(
+          squeezed("it exists, and opsview does not overwrite a file it was not asked to")),
         "\(arguments): \(board.capture())")
     }
     for name in ["existing.yaml", "existing.jsonl"] {
@@ -172,7 +172,7 @@ struct BoardOutputFilesEndToEndTests {
       let board = try run(arguments, in: dir)
       #expect(board.waitFor("exit: 1"), "\(arguments): \(board.capture())")
       #expect(
-        board.capture().replacingOccurrences(of: "\n", with: "").contains("name another file"),
+        squeezed(board.capture()).contains(squeezed("name another file")),
         "\(arguments): \(board.capture())")
     }
     #expect(try String(contentsOfFile: dir + "/my.yaml", encoding: .utf8) == before)
@@ -184,8 +184,9 @@ struct BoardOutputFilesEndToEndTests {
     let board = try run(["play", "tour", "--save-actions", "nodir/x.yaml"], in: dir)
     #expect(board.waitFor("exit: 1", timeout: .seconds(10)), "\(board.capture())")
     #expect(
-      board.capture().replacingOccurrences(of: "\n", with: "").contains(
-        "cannot write 'nodir/x.yaml': the directory 'nodir' does not exist"), "\(board.capture())")
+      squeezed(board.capture()).contains(
+        squeezed("cannot write 'nodir/x.yaml': the directory 'nodir' does not exist")),
+      "\(board.capture())")
   }
 
   /// `--record adir` printed `Error Domain=NSCocoaErrorDomain Code=512 "(null)"`.
@@ -195,8 +196,10 @@ struct BoardOutputFilesEndToEndTests {
       atPath: dir + "/adir", withIntermediateDirectories: true)
     let board = try run(["play", "tour", "--record", "adir"], in: dir)
     #expect(board.waitFor("exit: 1", timeout: .seconds(10)), "\(board.capture())")
-    let screen = board.capture().replacingOccurrences(of: "\n", with: "")
-    #expect(screen.contains("cannot write the recording 'adir': it is a directory"), "\(screen)")
+    let screen = squeezed(board.capture())
+    #expect(
+      screen.contains(squeezed("cannot write the recording 'adir': it is a directory")), "\(screen)"
+    )
     #expect(!screen.contains("NSCocoaErrorDomain"), "\(screen)")
   }
 
