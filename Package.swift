@@ -25,10 +25,14 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
       ]),
+    // What comes from outside, read one way: the text policy for every name and every byte that
+    // reaches a terminal or a handout, the validator of event streams (recordings, probes), and
+    // the opening of input files.
+    .target(name: "OpsInput", dependencies: ["OpsEngine"]),
     // Room 2: the scenario format, loader and built-in catalogue (embedded by a build plugin).
     .target(
       name: "OpsScenarios",
-      dependencies: ["OpsEngine", .product(name: "Yams", package: "Yams")],
+      dependencies: ["OpsEngine", "OpsInput", .product(name: "Yams", package: "Yams")],
       plugins: ["EmbedScenariosPlugin"]
     ),
     .executableTarget(name: "ScenarioEmbedder"),
@@ -37,12 +41,12 @@ let package = Package(
     // The cells, keys and board contract shared by rooms 3 and 4, so the terminal needs no board.
     .target(name: "OpsCells"),
     // Room 3: the board model (the engine's projection plus the log pane), layout and rendering into cells. No curses.
-    .target(name: "OpsBoard", dependencies: ["OpsEngine", "OpsCells"]),
+    .target(name: "OpsBoard", dependencies: ["OpsEngine", "OpsCells", "OpsInput"]),
     // Exports for handouts and other tools (Perfetto, Graphviz, Mermaid, SVG, Markdown), read from
     // the engine's projection.
-    .target(name: "OpsExport", dependencies: ["OpsEngine"]),
+    .target(name: "OpsExport", dependencies: ["OpsEngine", "OpsInput"]),
     // Lets `opsview attach` see a program: a Unix-socket probe and an observed OperationQueue.
-    .target(name: "OpsProbe", dependencies: ["OpsEngine"]),
+    .target(name: "OpsProbe", dependencies: ["OpsEngine", "OpsInput"]),
     // A small photo pipeline on OperationQueue, to attach to (`swift run opsview-example-photos`).
     .executableTarget(name: "opsview-example-photos", dependencies: ["OpsProbe"]),
     // Room 4: the only code that touches ncursesw.
@@ -56,13 +60,17 @@ let package = Package(
     .executableTarget(
       name: "opsview",
       dependencies: [
-        "OpsEngine", "OpsScenarios", "OpsBoard", "OpsTerminal", "OpsExport", "OpsProbe",
+        "OpsEngine", "OpsInput", "OpsScenarios", "OpsBoard", "OpsTerminal", "OpsExport", "OpsProbe",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // The loader under libFuzzer (.ci/fuzz builds it with -sanitize=fuzzer -D FUZZING); otherwise a
     // replayer of inputs (the seed corpus in Fuzz/corpus, crash reproducers).
     .executableTarget(name: "ScenarioFuzzer", dependencies: ["OpsScenarios"]),
+    // The recording reader under libFuzzer, and what it feeds (exports, the board), the same way:
+    // .ci/fuzz builds it instrumented; otherwise a replayer of Fuzz/recordings.
+    .executableTarget(
+      name: "RecordingFuzzer", dependencies: ["OpsExport", "OpsBoard", "OpsCells", "OpsEngine"]),
     // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput,
     // frame rendering, exports, and the probe's overhead (`opsview-bench probe`).
     .executableTarget(
@@ -70,10 +78,14 @@ let package = Package(
       dependencies: ["OpsEngine", "OpsScenarios", "OpsBoard", "OpsExport", "OpsProbe"]),
     .testTarget(
       name: "OpsEngineTests",
-      dependencies: ["OpsEngine", .product(name: "PropertyBased", package: "swift-property-based")]
+      dependencies: [
+        "OpsEngine", "OpsInput",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
+    .testTarget(name: "OpsInputTests", dependencies: ["OpsInput", "OpsEngine"]),
     .testTarget(
-      name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine"],
+      name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEngine", "OpsInput"],
       resources: [.copy("Malformed")]),
     .testTarget(
       name: "OpsBoardTests",

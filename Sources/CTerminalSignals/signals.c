@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +34,20 @@ static int captured_stderr = -1;
 static int wake_pipe[2] = {-1, -1};
 static pthread_t loop_thread;
 static struct sigaction previous_actions[NSIG];
+static char cleanup_path[4096];
+static volatile sig_atomic_t cleanup_armed = 0;
+static int cleanup_installed = 0;
+static char crash_note[1024];
+static size_t crash_note_length = 0;
+
+void opsview_set_crash_note(const char *note) {
+  crash_note_length = 0;
+  if (note == NULL) return;
+  size_t n = strlen(note);
+  if (n > sizeof crash_note - 1) n = sizeof crash_note - 1;
+  memcpy(crash_note, note, n);
+  crash_note_length = n;
+}
 
 // Signals whose default would end the process with the terminal still in curses mode (alternate
 // screen, mouse tracking, no echo).
@@ -146,8 +161,58 @@ static void on_crash_signal(int sig) {
     endwin();  // not async-signal-safe, but the process is dying and a broken terminal is worse
   }
   opsview_stderr_capture_end();
+  if (crash_note_length > 0) {
+    ssize_t ignored = write(STDERR_FILENO, crash_note, crash_note_length);
+    (void)ignored;
+  }
   sigaction(sig, &previous_actions[sig], NULL);
+  // Delivered now, not when this handler returns (the signal is blocked while it runs).
+  sigset_t this_signal;
+  sigemptyset(&this_signal);
+  sigaddset(&this_signal, sig);
+  pthread_sigmask(SIG_UNBLOCK, &this_signal, NULL);
   raise(sig);
+  // The previous handler returned (the Swift backtracer does, expecting a fault to recur; a signal
+  // sent by `kill` does not): die of it as the default would.
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void remove_cleanup_path(void) {
+  if (cleanup_armed) {
+    cleanup_armed = 0;
+    unlink(cleanup_path);
+  }
+}
+
+static void on_cleanup_signal(int sig) {
+  remove_cleanup_path();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void opsview_set_cleanup_path(const char *path) {
+  cleanup_armed = 0;
+  if (path == NULL) return;
+  size_t n = strlen(path);
+  if (n > sizeof cleanup_path - 1) return;
+  memcpy(cleanup_path, path, n + 1);
+  cleanup_armed = 1;
+  if (cleanup_installed) return;
+  cleanup_installed = 1;
+  atexit(remove_cleanup_path);
+  const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  for (unsigned i = 0; i < OPSVIEW_COUNT(signals); i++) {
+    struct sigaction current;
+    // Only where nothing else handles it (an ignored SIGHUP under nohup stays ignored).
+    if (sigaction(signals[i], NULL, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_cleanup_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    sigaction(signals[i], &action, NULL);
+  }
 }
 
 static void install(const int *signals, unsigned count, void (*handler)(int), int flags) {

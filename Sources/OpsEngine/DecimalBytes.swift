@@ -29,7 +29,14 @@ enum DecimalBytes {
 
   /// Seconds in their shortest form at microsecond resolution ("0", "1.5", "0.000001", "-2.125"):
   /// `formatSeconds` and every trace write them this way.
+  /// Beyond ±9e12 s (no count of microseconds fits 64 bits) and for nan or inf, Swift's own
+  /// description: no input reaches that (readers bound times to the clock's end), but a writer must
+  /// not trap.
   static func appendSeconds(_ seconds: Double, to out: inout [UInt8]) {
+    guard abs(seconds) < 9e12 else {
+      out.append(contentsOf: String(seconds).utf8)
+      return
+    }
     let micros = Int64((seconds * 1_000_000).rounded())
     if micros < 0 { out.append(UInt8(ascii: "-")) }
     let m = micros.magnitude

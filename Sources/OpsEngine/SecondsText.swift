@@ -1,8 +1,11 @@
 /// Seconds with a fixed number of decimals ("12.500" with 3, "3.40" with 2), computed in integers
 /// so output never varies: the one formatter behind the trace's times and the board's clock.
+/// Beyond what 64 bits of units hold (and for nan or inf), Swift's own description: readers bound
+/// times to the clock's end, but a formatter must not trap.
 public func secondsText(_ seconds: Double, decimals: Int) -> String {
   var scale: Int64 = 1
-  for _ in 0..<decimals { scale *= 10 }
+  for _ in 0..<min(max(decimals, 0), 18) { scale *= 10 }
+  guard abs(seconds * Double(scale)) < 9e18 else { return String(seconds) }
   let units = Int64((seconds * Double(scale)).rounded())
   let sign = units < 0 ? "-" : ""
   let u = abs(units)

@@ -1,14 +1,8 @@
-/// Names reach the viewer's terminal: the probe reports them with control characters replaced, and the
-/// viewer refuses a stream that carries any (raw or JSON-escaped), as the recording reader does.
+/// Names reach the viewer's terminal: the probe reports them made acceptable to the one text policy
+/// (`TextPolicy.acceptableName`), and the viewer refuses a stream that carries a control character
+/// (raw or JSON-escaped), as the recording reader does, then checks every name with the policy.
 enum ControlCharacters {
   static func isControl(_ v: UInt32) -> Bool { v < 0x20 || (0x7f...0x9f).contains(v) }
-
-  /// `name` with each control character shown as `?`.
-  static func printable(_ name: String) -> String {
-    guard name.unicodeScalars.contains(where: { isControl($0.value) }) else { return name }
-    return String(
-      String.UnicodeScalarView(name.unicodeScalars.map { isControl($0.value) ? "?" : $0 }))
-  }
 
   /// Why `line` cannot be shown: a raw control byte, or a JSON escape of one; nil when it can.
   static func problem(in line: [UInt8]) -> String? {

@@ -8,10 +8,15 @@ import OpsEngine
 /// cancellation (see `Probe.start(sampleInterval:)`).
 open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
   private let probe: Probe?
+  /// The name the probe reports (see `ProbeRegistry.claimQueueName`): the queue's own, made
+  /// acceptable, or `name #2` when another observed queue has it.
+  private let queueName: String
 
   public init(name: String, maxConcurrent: Int = OperationQueue.defaultMaxConcurrentOperationCount)
   {
-    probe = Probe.current
+    let probe = Probe.current
+    self.probe = probe
+    queueName = probe?.registry.claimQueueName(name) ?? name
     super.init()
     self.name = name
     super.maxConcurrentOperationCount = maxConcurrent
@@ -21,8 +26,6 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
         queue: queueName, maxConcurrent: maxConcurrent < 0 ? nil : maxConcurrent, suspended: false,
         qos: .default))
   }
-
-  private var queueName: String { ControlCharacters.printable(name ?? "queue") }
 
   open override func addOperation(_ op: Operation) {
     if let probe {
@@ -58,8 +61,8 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
   }
 
   private func report(_ op: Operation, kind: OperationKind, probe: Probe) {
-    let deps = op.dependencies.map { ControlCharacters.printable($0.name ?? "unnamed") }
-    let name = ControlCharacters.printable(op.name!)
+    let deps = op.dependencies.map { probe.registry.reportedName(of: $0) }
+    let name = probe.registry.claimName(for: op)
     probe.emit(
       .operationAdded(
         operation: name, queue: queueName, priority: Self.priority(op.queuePriority),

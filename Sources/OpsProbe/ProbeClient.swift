@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsInput
 import Synchronization
 
 /// The viewer's side of a probe connection: a thread reads the program's lines into a mailbox the
@@ -25,10 +26,19 @@ public final class ProbeClient: Sendable {
   public struct Mail: Sendable {
     public var events: [Received] = []
     public var dropped = 0
+    /// Events of the current run this viewer did not keep: past `maxEventsPerRun` or
+    /// `maxBytesPerRun` it shows the run as it was then, and says how many more came.
+    public var notKept = 0
     public var status: Status = .connecting
     /// The program run connected to now (or last), 0 before the first connection.
     public var run = 0
   }
+
+  /// The most events of one program run the viewer keeps (the probe's own buffer holds 200,000).
+  public static let maxEventsPerRun = 1_000_000
+  /// The most bytes of one program run's stream the viewer keeps: its names and texts are kept with
+  /// the events, so this bounds them (a line may be up to 1 MiB).
+  public static let maxBytesPerRun = 128 << 20
 
   public let target: ProbeTarget
   private let mail = Mutex(Mail())
@@ -36,11 +46,19 @@ public final class ProbeClient: Sendable {
   private let closed = Mutex(false)
   /// How long to wait between attempts to find the program.
   private let retry: UInt32
+  /// The bounds of one run kept (`maxEventsPerRun`, `maxBytesPerRun` unless a test asks less).
+  private let eventBound: Int
+  private let byteBound: Int
 
   /// Starts looking for the program at once; `retryInterval` is the pause between attempts.
-  public init(target: ProbeTarget, retryInterval: Double = 0.2) {
+  public init(
+    target: ProbeTarget, retryInterval: Double = 0.2, maxEvents: Int = maxEventsPerRun,
+    maxBytes: Int = maxBytesPerRun
+  ) {
     self.target = target
     retry = UInt32(retryInterval * 1_000_000)
+    eventBound = maxEvents
+    byteBound = maxBytes
     let client = self
     Thread.detachNewThread { client.run() }
   }
@@ -95,6 +113,8 @@ public final class ProbeClient: Sendable {
     // Events of this story already delivered: a reconnection replays it from the start.
     var seen = 0
     var story: (pid: Int32, started: Double)?
+    var validator = EventStreamValidator()
+    var kept = 0
     var lost: String?
     while !isClosed {
       // A plain loop: a lazy compactMap's `first` would connect twice (and leak one socket).
@@ -111,7 +131,7 @@ public final class ProbeClient: Sendable {
       }
       socket.withLock { $0 = fd }
       if isClosed { shutdown(fd, Int32(SHUT_RDWR)) }
-      let outcome = read(fd, seen: &seen, story: &story)
+      let outcome = read(fd, seen: &seen, story: &story, validator: &validator, kept: &kept)
       socket.withLock { $0 = -1 }
       Glibc.close(fd)
       lost = address
@@ -121,9 +141,13 @@ public final class ProbeClient: Sendable {
     }
   }
 
-  private func read(_ fd: Int32, seen: inout Int, story: inout (pid: Int32, started: Double)?)
-    -> Status
-  {
+  /// Reads one connection. Each event new to the story passes the one validator of outside
+  /// streams (`EventStreamValidator`) before the board may see it; `kept` counts the bytes of the
+  /// story's events kept (see `maxBytesPerRun`).
+  private func read(
+    _ fd: Int32, seen: inout Int, story: inout (pid: Int32, started: Double)?,
+    validator: inout EventStreamValidator, kept: inout Int
+  ) -> Status {
     var reader = LineReader(fd: fd)
     let decoder = JSONDecoder()
     switch reader.next() {
@@ -136,7 +160,12 @@ public final class ProbeClient: Sendable {
         // Another program run (or the first): a new story, told from its start.
         story = (header.pid, header.started)
         seen = 0
-        mail.withLock { $0.run += 1 }
+        validator = EventStreamValidator()
+        kept = 0
+        mail.withLock {
+          $0.run += 1
+          $0.notKept = 0
+        }
       }
       mail.withLock {
         $0.status = .connected(header)
@@ -161,6 +190,15 @@ public final class ProbeClient: Sendable {
               "event \(event.seq) arrived where event \(index) was due: the stream is out of order")
           }
           seen = index
+          if validator.count >= eventBound || kept + line.count > byteBound {
+            // Over the viewer's bound: the run is shown as it was, and the rest counted.
+            mail.withLock { $0.notKept += 1 }
+            continue
+          }
+          if let why = validator.check(event) {
+            return .failed("line \(index + 1), event \(event.seq): \(why)")
+          }
+          kept += line.count
           mail.withLock { $0.events.append(Received(run: $0.run, event: event)) }
         } else if let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
           o.count == 1, let dropped = o["dropped"] as? Int, dropped >= 0

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsInput
 import Synchronization
 
 /// The queues and unfinished operations a probe watches. Additions, suspension and limit changes are
@@ -28,6 +29,58 @@ final class ProbeRegistry: Sendable {
   private let counter = Mutex(0)
   /// Every operation name reported, so a cancel of one that finished is told from an unknown name.
   private let reported = Mutex<Set<String>>([])
+  /// Names a stream may carry once only: a program may give two operations (or queues) the same
+  /// name, and the viewer refuses a stream that adds one twice, so the second is reported as
+  /// `name #2`. `unfinished` maps each watched operation to its reported name, for its dependents.
+  private struct Names: @unchecked Sendable {
+    var queues = Set<String>()
+    var nextSuffix: [String: Int] = [:]
+    var unfinished: [ObjectIdentifier: String] = [:]
+  }
+  private let names = Mutex(Names())
+
+  /// A name for a new queue, `wanted` (made acceptable) unless a queue has it already.
+  func claimQueueName(_ wanted: String) -> String {
+    let base = TextPolicy.acceptableName(wanted, fallback: "queue")
+    return names.withLock { n in
+      var name = base
+      while n.queues.contains(name) { name = Self.next(base, &n.nextSuffix) }
+      n.queues.insert(name)
+      return name
+    }
+  }
+
+  /// The name `op` is reported with: its own (made acceptable), unless an operation was reported
+  /// with that name already.
+  func claimName(for op: Operation) -> String {
+    let base = TextPolicy.acceptableName(op.name ?? "unnamed")
+    // Claimed under the lock of the names reported, so two threads cannot take the same one.
+    return reported.withLock { taken in
+      names.withLock { n in
+        var name = base
+        while taken.contains(name) { name = Self.next(base, &n.nextSuffix) }
+        taken.insert(name)
+        n.unfinished[ObjectIdentifier(op)] = name
+        return name
+      }
+    }
+  }
+
+  /// The name a dependency was reported with (while it is watched), else its own made acceptable.
+  func reportedName(of op: Operation) -> String {
+    names.withLock { $0.unfinished[ObjectIdentifier(op)] }
+      ?? TextPolicy.acceptableName(op.name ?? "unnamed")
+  }
+
+  /// `base #2`, `base #3`…: cut so the suffix fits the length bound.
+  private static func next(_ base: String, _ suffixes: inout [String: Int]) -> String {
+    let n = suffixes[base, default: 1] + 1
+    suffixes[base] = n
+    let suffix = " #\(n)"
+    var head = base
+    while head.utf8.count + suffix.utf8.count > TextPolicy.maxNameBytes { head.removeLast() }
+    return head + suffix
+  }
 
   func generatedName(_ kind: String) -> String {
     counter.withLock {
@@ -86,6 +139,10 @@ final class ProbeRegistry: Sendable {
           found.append(.state(operation: list[i].name, from: from, to: to, cause: cause))
           list[i].state = to
         }
+      }
+      let finished = list.filter { $0.state == .finished }.map { ObjectIdentifier($0.operation) }
+      if !finished.isEmpty {
+        names.withLock { n in for id in finished { n.unfinished[id] = nil } }
       }
       list.removeAll { $0.state == .finished }
     }

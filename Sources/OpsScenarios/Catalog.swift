@@ -40,7 +40,10 @@ public enum Catalog {
   /// NAME of a built-in, or a PATH to a file: the CLI's argument rule. An argument with a `/` or a
   /// `.yaml`/`.yml`/`.json` extension is a path; otherwise a built-in name, or a file of that name if
   /// there is no such built-in. `builtin:NAME` names a built-in explicitly.
-  public static func resolve(_ nameOrPath: String) throws -> Scenario {
+  /// `announce`: told what is awaited when the file is a FIFO nobody writes yet.
+  public static func resolve(_ nameOrPath: String, announce: ((String) -> Void)? = nil) throws
+    -> Scenario
+  {
     var name = nameOrPath
     let explicit = name.hasPrefix("builtin:")
     if explicit { name.removeFirst("builtin:".count) }
@@ -61,6 +64,6 @@ public enum Catalog {
         ])
       }
     }
-    return try ScenarioLoader.load(path: name)
+    return try ScenarioLoader.load(path: name, announce: announce)
   }
 }

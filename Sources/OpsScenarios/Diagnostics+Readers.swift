@@ -1,3 +1,5 @@
+import OpsInput
+
 /// Typed reading of YAML nodes. Each reader reports what it expected and what it found, and returns nil
 /// when the value is unusable, so decoding carries on and finds the next problem too.
 extension Diagnostics {
@@ -63,6 +65,12 @@ extension Diagnostics {
       return nil
     }
     guard oneLine(text, node, path.text, what: what) else { return nil }
+    // The rest of the one policy for names (recordings and probes follow it too): no bidirectional
+    // control, nothing invisible, not blank, no space at either end, not too long.
+    if let problem = TextPolicy.nameProblem(text) {
+      error(node.mark, path.text, problem.description(what: what, at: path.text))
+      return nil
+    }
     return NameRef(name: text, mark: node.mark, path: path)
   }
 
@@ -79,7 +87,12 @@ extension Diagnostics {
       error(node.mark, path, "expected \(what) on one line at \(path)")
       return false
     }
-    return noControlCharacters(text, node, path, what: what, allowed: [])
+    guard noControlCharacters(text, node, path, what: what, allowed: []) else { return false }
+    if let problem = TextPolicy.lineProblem(text) {
+      error(node.mark, path, problem.description(what: what, at: path))
+      return false
+    }
+    return true
   }
 
   /// Reports the first control character (C0, DEL or C1) of `text` that is not `allowed`.
@@ -105,6 +118,10 @@ extension Diagnostics {
     }
     if let what { return oneLine(text, node, path, what: what) ? text : nil }
     guard noControlCharacters(text, node, path, what: "text", allowed: ["\n", "\t"]) else {
+      return nil
+    }
+    if let problem = TextPolicy.notesProblem(text) {
+      error(node.mark, path, problem.description(what: "text", at: path))
       return nil
     }
     return text
@@ -219,13 +236,7 @@ extension Diagnostics {
 
 extension Unicode.Scalar {
   /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F): the characters a terminal acts on.
-  var isControl: Bool { value < 0x20 || (value >= 0x7F && value <= 0x9F) }
-
-  /// `U+001B`.
-  var codePoint: String {
-    let hex = String(value, radix: 16, uppercase: true)
-    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-  }
+  var isControl: Bool { isControlCharacter }
 }
 
 /// Numbers in messages as written: `2`, `-0.5`.

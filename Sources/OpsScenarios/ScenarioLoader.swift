@@ -1,4 +1,5 @@
 import Foundation
+import OpsInput
 import Yams
 
 /// Reads and validates scenario files (YAML, or JSON, which YAML reads too). Every problem is found
@@ -9,7 +10,8 @@ public enum ScenarioLoader {
   /// in about a third of a second.
   public static let maxFileSize = 64 * 1024 * 1024
 
-  public static func load(path: String) throws -> Scenario {
+  /// `announce` is told what is awaited when the file is a FIFO nobody writes yet.
+  public static func load(path: String, announce: ((String) -> Void)? = nil) throws -> Scenario {
     let problem = { (message: String) in
       ScenarioError(problems: [ScenarioProblem(file: path, message: message)])
     }
@@ -22,7 +24,15 @@ public enum ScenarioLoader {
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?
       .intValue
     if let size, size > maxFileSize { throw problem(tooLarge(size)) }
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw problem("cannot be read") }
+    // A FIFO's open waits for a writer: opened by the one input opener, which says so after a
+    // moment instead of blocking without a word (`check FIFO`).
+    let opened: (fd: Int32, size: Int?)
+    do {
+      opened = try InputFile.open(path, what: "a scenario", announce: announce)
+    } catch {
+      throw problem("cannot be read (\(error))")
+    }
+    let handle = FileHandle(fileDescriptor: opened.fd, closeOnDealloc: false)
     defer { try? handle.close() }
     // Read at most one byte past the limit: the size reported by the file system can be wrong (pipes).
     let data = (try? handle.read(upToCount: maxFileSize + 1)) ?? Data()
@@ -36,6 +46,15 @@ public enum ScenarioLoader {
     let size = text.utf8.count
     if size > maxFileSize {
       throw ScenarioError(problems: [ScenarioProblem(file: file, message: tooLarge(size))])
+    }
+    if let place = TextPolicy.firstSeparator(in: text) {
+      throw ScenarioError(problems: [
+        ScenarioProblem(
+          file: file, line: place.line, column: place.column,
+          message:
+            "a line separator (U+2028 or U+2029): YAML readers disagree on whether it ends a line, "
+            + "so every line number after it would be wrong; use a newline")
+      ])
     }
     let root: SourceNode?
     let nodes: Int

@@ -2,7 +2,7 @@ import CTerminalSignals
 
 /// Signals and crash safety around the curses session (the handlers and their state are in C:
 /// Sources/CTerminalSignals).
-enum SignalGuard {
+public enum SignalGuard {
   /// What job control asks of the loop.
   enum JobControl {
     /// Ctrl-Z (SIGTSTP): give the terminal back, then stop.
@@ -66,5 +66,16 @@ enum SignalGuard {
   static func cursesEnded() {
     opsview_set_curses_active(0)
     opsview_stderr_capture_end()
+  }
+
+  /// What the crash handler says once the terminal is restored (where the backtrace is written).
+  public static func setCrashNote(_ note: String) {
+    opsview_set_crash_note(note)
+  }
+
+  /// A temporary file to remove if opsview ends (a signal, an exit) before it is put in place;
+  /// nil forgets it.
+  public static func setCleanupPath(_ path: String?) {
+    if let path { opsview_set_cleanup_path(path) } else { opsview_set_cleanup_path(nil) }
   }
 }

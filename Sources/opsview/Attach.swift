@@ -4,6 +4,7 @@ import OpsBoard
 import OpsCells
 import OpsEngine
 import OpsExport
+import OpsInput
 import OpsProbe
 import OpsTerminal
 
@@ -31,15 +32,22 @@ struct Attach: ParsableCommand {
       valueName: "FILE"))
   var record: String?
 
+  @Flag(help: "Let --record replace files that exist.")
+  var force = false
+
   @OptionGroup var display: DisplayOptions
 
   func run() throws {
     guard let address else {
       let probes = ProbeAddress.running()
       if probes.isEmpty {
-        print("no probes running for this user (looked in \(ProbeAddress.directory))")
+        print(
+          TextPolicy.escaped(
+            "no probes running for this user (looked in \(ProbeAddress.directory))",
+            keepNewlines: false))
       }
-      for p in probes { print(p) }
+      // A socket's name is anyone's choice in that directory: printed through the one policy.
+      for p in probes { print(TextPolicy.escaped(p, keepNewlines: false)) }
       return
     }
     let target: ProbeTarget
@@ -60,15 +68,19 @@ struct Attach: ParsableCommand {
     let client = ProbeClient(target: target)
     defer { client.close() }
     let source = ProbeSource(client: client)
+    var liveRecorder: LiveRecorder?
     if let record {
       do {
-        let recorder = try LiveRecorder(path: record, title: target.description)
+        let recorder = try LiveRecorder(path: record, title: target.description, force: force)
         source.onReceive = { recorder.record($0, run: $1) }
+        source.recordingNote = { recorder.note }
+        liveRecorder = recorder
       } catch {
-        printError("opsview: cannot write the recording \(ProbeTarget.visible(record)): \(error)")
+        printError("opsview: \(error)")
         throw Exit.scenarioError
       }
     }
+    defer { if let note = liveRecorder?.finalNote { printError("opsview: \(note)") } }
     let title = target.programName ?? target.description
     // One source for the board's whole life: a restart (`r`, or the program's new run) shows the
     // events received for the current run again.
@@ -108,18 +120,43 @@ final class LiveBoard: InteractiveBoard {
 }
 
 /// `attach --record FILE`: what the program sends, in the recording format `play --record` writes,
-/// one file a program run.
+/// one file a program run, at most `maxFiles` of them (a program that restarts every fraction of a
+/// second must not fill a directory): later runs are counted and named, not written.
 final class LiveRecorder {
+  static let maxFiles = 10
   private let path: String
   private let title: String
   private var run = 0
   private var file: RecordingFile?
+  private var files = 0
+  private var skipped = 0
+  private let force: Bool
+  /// Runs whose file could not be written (it exists, the disk is full…), with why.
+  private var unwritten: [String] = []
 
-  init(path: String, title: String) throws {
+  init(path: String, title: String, force: Bool) throws {
     self.path = path
     self.title = title
-    file = try RecordingFile(path: path, header: header(run: 1))
+    self.force = force
+    file = try RecordingFile(path: path, header: header(run: 1), force: force)
     run = 1
+    files = 1
+  }
+
+  /// For the board's header, once runs are no longer recorded.
+  var note: String? {
+    skipped == 0 ? nil : "recording stopped after \(Self.maxFiles) runs (\(skipped) not recorded)"
+  }
+
+  /// For the end: which runs were not written.
+  var finalNote: String? {
+    var notes = unwritten
+    if skipped > 0 {
+      notes.append(
+        "wrote the first \(Self.maxFiles) runs of the program; \(skipped) later run\(skipped == 1 ? " was" : "s were") not recorded"
+      )
+    }
+    return notes.isEmpty ? nil : notes.joined(separator: "\nopsview: ")
   }
 
   private func header(run: Int) -> RecordingHeader {
@@ -134,7 +171,17 @@ final class LiveRecorder {
       let url = URL(fileURLWithPath: path)
       let ext = url.pathExtension.isEmpty ? "jsonl" : url.pathExtension
       let next = url.deletingPathExtension().path + "-run\(run).\(ext)"
-      file = try? RecordingFile(path: next, header: header(run: run))
+      file = nil
+      guard files < Self.maxFiles else {
+        skipped += 1
+        return
+      }
+      do {
+        file = try RecordingFile(path: next, header: header(run: run), force: force)
+      } catch {
+        unwritten.append("run \(run) not recorded: \(error)")
+      }
+      files += 1
     }
     file?.record(.event(event))
   }

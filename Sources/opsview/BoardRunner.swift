@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OpsBoard
 import OpsCells
 import OpsTerminal
@@ -13,7 +14,17 @@ func runOnTerminal(_ session: BoardSession, _ display: DisplayOptions) throws {
 
 /// Any board (a session, or one wrapping a session such as `attach`'s).
 func runOnTerminal(board: some InteractiveBoard, _ display: DisplayOptions) throws {
-  // The command runs on the main thread (assumeIsolated checks it); the caller reads the board
+  #if DEBUG
+    // The end-to-end tests need a real trap on the board (what a learner would meet after a bug):
+    // OPSVIEW_TEST_TRAP_KEY=! makes that key trap, in debug builds only.
+    if let key = ProcessInfo.processInfo.environment["OPSVIEW_TEST_TRAP_KEY"]?.first {
+      return try runUntilQuit(TrappingBoard(board, key: key), display)
+    }
+  #endif
+  try runUntilQuit(board, display)
+}
+
+private func runUntilQuit(_ board: some InteractiveBoard, _ display: DisplayOptions) throws {  // The command runs on the main thread (assumeIsolated checks it); the caller reads the board
   // after it returns (`play --save-actions`), on that same thread.
   nonisolated(unsafe) let board = board
   let outcome = MainActor.assumeIsolated {
@@ -40,3 +51,25 @@ func preflightTerminal() throws {
     throw Exit.usage
   }
 }
+
+#if DEBUG
+  /// A board whose one key traps (see `OPSVIEW_TEST_TRAP_KEY`).
+  private final class TrappingBoard<Inner: InteractiveBoard>: InteractiveBoard {
+    let inner: Inner
+    let key: Character
+    init(_ inner: Inner, key: Character) {
+      self.inner = inner
+      self.key = key
+    }
+    func tick(elapsed: Double) { inner.tick(elapsed: elapsed) }
+    func handle(_ input: KeyInput) -> Bool {
+      if case .character(key) = input { fatalError("the test's trap key") }
+      return inner.handle(input)
+    }
+    func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
+      inner.render(width: width, height: height, ascii: ascii)
+    }
+    var nextFrameDelay: Double? { inner.nextFrameDelay }
+    var hasEnded: Bool { inner.hasEnded }
+  }
+#endif

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpsInput
 import OpsScenarios
 
 /// `opsview check`: validate scenario files without running them.
@@ -18,12 +19,16 @@ struct Check: ParsableCommand {
     keepHeapForBatchWork()
     var failed = false
     for path in paths {
+      let progress = Progress("checking \(path)")
+      defer { progress.finish() }
       do {
-        let s = try Catalog.resolve(path)
-        for w in s.warnings { printSafe("\(path): warning: \(w)") }
-        // The moments' claims are checked by playing the scenario: a caption that states what the
-        // run does not do is an error like any other.
+        let s = try Catalog.resolve(path, announce: { printError("opsview: \($0)") })
+        progress.now("checking \(path): playing it for its moments' claims")
         let claims = s.momentProblems()
+        progress.finish()
+        for w in s.warnings { printSafe("\(path): warning: \(w)") }
+        // The moments' claims are checked by playing the scenario (above, under the progress line):
+        // a caption that states what the run does not do is an error like any other.
         if !claims.isEmpty {
           failed = true
           for problem in claims { printSafe(problem.description) }
@@ -37,9 +42,11 @@ struct Check: ParsableCommand {
         // so checking many files does not keep them all.
         if path == paths.last { leaveToExit(s) }
       } catch let error as ScenarioError {
+        progress.finish()
         failed = true
         for problem in error.problems { printSafe(problem.description) }
       } catch {
+        progress.finish()
         failed = true
         printSafe("\(path): error: \(error)")
       }
@@ -49,6 +56,6 @@ struct Check: ParsableCommand {
 
   /// One line of output: whatever it quotes from a file or a path cannot act on the terminal.
   private func printSafe(_ line: String) {
-    print(TerminalSafe.escaped(line, keepNewlines: false))
+    print(TextPolicy.escaped(line, keepNewlines: false))
   }
 }

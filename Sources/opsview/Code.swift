@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpsInput
 import OpsScenarios
 
 /// `opsview code`: the scenario as a runnable Swift program on Foundation's OperationQueue.
@@ -24,6 +25,7 @@ struct Code: ParsableCommand {
 
   func run() throws {
     let s = try source.resolve()
-    print(SwiftProgram(s, scale: scale).source, terminator: "")
+    // Names and texts passed the loader's policy; the program's text passes the writers' one too.
+    print(TextPolicy.escaped(SwiftProgram(s, scale: scale).source), terminator: "")
   }
 }

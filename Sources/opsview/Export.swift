@@ -3,6 +3,7 @@ import Foundation
 import OpsBoard
 import OpsEngine
 import OpsExport
+import OpsInput
 import OpsScenarios
 
 /// `opsview export`: a run as a Perfetto trace, a Graphviz or Mermaid graph, an SVG timeline or a
@@ -38,9 +39,11 @@ struct Export: ParsableCommand {
     help: ArgumentHelp("Write to FILE (default: standard output).", valueName: "file"))
   var output: String?
 
+  // Unconditional: `--until -1` is a value to refuse with its bounds, not a missing one.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
-      "Stop at this many scenario seconds: states and colours as they were then.",
+      "Stop at this many scenario seconds (from 0 to \(NumberOption.maxUntilText)): states and colours as they were then.",
       valueName: "seconds"))
   var until: Double?
 
@@ -51,9 +54,7 @@ struct Export: ParsableCommand {
   var operation: String?
 
   func validate() throws {
-    if let u = until, !(u >= 0) {
-      throw ValidationError("--until must be a number of seconds >= 0")
-    }
+    if let u = until, let problem = NumberOption.untilProblem(u) { throw ValidationError(problem) }
     if operation != nil && format != .mermaid {
       throw ValidationError("--operation needs --format mermaid")
     }
@@ -63,15 +64,22 @@ struct Export: ParsableCommand {
     keepHeapForBatchWork()
     let file: OutputFile
     do {
-      file = try OutputFile(output)
+      // Never over the source it reads (`export run.jsonl -o run.jsonl` replaced its own input).
+      file = try OutputFile(output, inputs: [source])
     } catch {
       printError("opsview: \(error)")
       throw Exit.scenarioError
     }
-    let exportSource = try load()
+    let progress = Progress("reading \(source)")
+    defer { progress.finish() }
+    let exportSource = try load(progress)
+    progress.now("writing the \(format.rawValue) export")
     do {
-      let bytes = try ExportFormat(rawValue: format.rawValue)!.renderBytes(
-        exportSource, operation: operation)
+      // Every byte of a handout passes the one text policy: nothing in it can act on a terminal
+      // it is printed to (`cat handout.md`), whatever the source held.
+      let bytes = TextPolicy.sanitized(
+        try ExportFormat(rawValue: format.rawValue)!.renderBytes(
+          exportSource, operation: operation))
       try file.commit(bytes: bytes)
       leaveToExit(exportSource)
     } catch {
@@ -82,12 +90,15 @@ struct Export: ParsableCommand {
   }
 
   /// A recording is read as it is; a scenario is run on the virtual clock.
-  private func load() throws -> ExportSource {
+  private func load(_ progress: Progress) throws -> ExportSource {
     if URL(fileURLWithPath: source).pathExtension.lowercased() == "jsonl" {
       let recording: Recording
       do {
-        recording = try RecordingReader.read(path: source)
+        recording = try RecordingReader.read(
+          path: source, announce: { printError("opsview: \($0)") },
+          progress: { progress.update(done: $0, total: $1) })
       } catch {
+        progress.finish()
         printError("opsview: \(error)")
         throw Exit.scenarioError
       }
@@ -99,6 +110,7 @@ struct Export: ParsableCommand {
         lesson: recording.notes ?? builtIn?.notes ?? "", recorded: recording.events, until: until)
     }
     let scenario = try resolveScenario(source)
+    progress.now("running \(scenario.id)")
     if format == .html { return htmlSource(scenario) }
     // Only the handout reads events, and only its first rows: the rest are counted, not kept (a
     // 50,000-operation run has 450,000 of them).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpsInput
 import OpsScenarios
 
 /// `opsview list`: the built-in scenarios.
@@ -11,7 +12,10 @@ struct List: ParsableCommand {
     let width = all.map(\.id.count).max() ?? 0
     for s in all {
       let marker = s.id == Catalog.defaultName ? " (default)" : ""
-      print(s.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + s.title + marker)
+      print(
+        TextPolicy.escaped(
+          s.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + s.title + marker,
+          keepNewlines: false))
     }
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpsInput
 
 /// `opsview`: watch operations move through the NSOperation state machine.
 struct Opsview: ParsableCommand {
@@ -29,6 +30,7 @@ enum Exit {
 @main
 enum Main {
   @MainActor static func main() {
+    CrashReports.prepare()
     if let typo = MistypedCommand.message(for: Array(CommandLine.arguments.dropFirst())) {
       printError(typo)
       Foundation.exit(2)
@@ -36,7 +38,9 @@ enum Main {
     do {
       var command = try Opsview.parseAsRoot()
       try command.run()
+      StandardOutput.checkFlushed()
     } catch {
+      StandardOutput.checkFlushed()
       // ArgumentParser reports usage problems as EX_USAGE (64); opsview promises 2.
       if Opsview.exitCode(for: error) == .validationFailure {
         printError(Opsview.fullMessage(for: error))
@@ -45,10 +49,4 @@ enum Main {
       Opsview.exit(withError: error)
     }
   }
-}
-
-/// Writes to stderr with control characters escaped: messages quote file names and file contents.
-func printError(_ message: String) {
-  let safe = TerminalSafe.escaped(message)
-  FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
 }

@@ -1,12 +1,22 @@
 import Foundation
+import OpsTerminal
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Where an export goes: standard output, or FILE through a temporary file beside it that is renamed
-/// over FILE only once complete, so FILE is never left half-written. The temporary file is created
-/// first, so a path that cannot be written fails before any work.
+/// Where a file opsview writes in one piece goes (an export, `play --save-actions`): standard
+/// output, or FILE through a temporary file beside it that is renamed over FILE only once complete,
+/// so FILE is never left half-written. Everything about the path is checked when the command
+/// starts, before any work:
+///
+/// - the temporary file has an unpredictable name and is created exclusively (`mkstemp`: a name
+///   planted beforehand, a symbolic link included, is never followed), in FILE's directory, and is
+///   removed if opsview is interrupted;
+/// - a special file (`/dev/null`, a FIFO, a terminal) is written in place, never replaced;
+/// - an input of the command (the recording or scenario being read) is never written over;
+/// - an existing file is replaced only when the command's purpose is to write it (`export -o`) or
+///   the user said `--force`.
 final class OutputFile {
   struct Failure: Error, CustomStringConvertible {
     let description: String
@@ -16,37 +26,84 @@ final class OutputFile {
   private var temporary: String?
   private var descriptor: Int32 = -1
 
-  /// nil or "-": standard output.
-  init(_ path: String?) throws(Failure) {
+  /// nil or "-": standard output. `replacing`: whether an existing regular file may be replaced
+  /// (else the failure names `force`, the flag that allows it). `inputs`: files the command reads.
+  init(
+    _ path: String?, replacing: Bool = true, force: String = "--force", inputs: [String] = []
+  ) throws(Failure) {
     guard let path, path != "-" else {
       self.path = nil
       return
     }
     self.path = path
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw Failure(description: "cannot write '\(path)': it is a directory")
+    func failure(_ why: String) -> Failure {
+      Failure(description: "cannot write '\(path)': \(why)")
     }
-    let url = URL(fileURLWithPath: path)
-    let temporary =
-      url.deletingLastPathComponent().appendingPathComponent(
-        ".\(url.lastPathComponent).opsview-\(getpid()).tmp"
-      ).path
-    descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw Failure(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
+    var info = stat()
+    if stat(path, &info) == 0 {
+      let kind = info.st_mode & S_IFMT
+      if kind == S_IFDIR { throw failure("it is a directory") }
+      if let input = inputs.first(where: { Self.isSameFile($0, info) }) {
+        throw failure(
+          input == path
+            ? "it is the input being read; name another file"
+            : "it is the input being read ('\(input)'); name another file")
+      }
+      if kind != S_IFREG {
+        // A device, a FIFO, a socket: written in place (replacing /dev/null with a regular file
+        // would break the system for everyone).
+        descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        return
+      }
+      if !replacing {
+        throw failure(
+          "it exists, and opsview does not overwrite a file it was not asked to: name a new file, "
+            + "or add \(force) to replace it")
+      }
+    } else if errno != ENOENT {
+      throw failure(String(cString: strerror(errno)))
     }
+    let parent = (path as NSString).deletingLastPathComponent
+    let directory = parent.isEmpty ? "." : parent
+    let name = (path as NSString).lastPathComponent
+    var template = Array("\(directory)/.\(name).opsview-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+      throw failure(
+        errno == ENOENT
+          ? "the directory '\(directory)' does not exist" : String(cString: strerror(errno)))
+    }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    descriptor = fd
+    let temporary = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     self.temporary = temporary
+    SignalGuard.setCleanupPath(temporary)
+    // mkstemp makes it 0600: give it the mode the file has, or a new file's usual one.
+    let mode: mode_t
+    if info.st_mode & S_IFMT == S_IFREG {
+      mode = info.st_mode & 0o7777
+    } else {
+      let mask = umask(0o022)
+      umask(mask)
+      mode = 0o666 & ~mask
+    }
+    fchmod(fd, mode)
   }
 
   deinit { discard() }
 
+  /// Whether `path` names the file `info` describes (the same device and inode).
+  private static func isSameFile(_ path: String, _ info: stat) -> Bool {
+    var other = stat()
+    return stat(path, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino
+  }
+
   /// Writes everything and puts it in place.
   func commit(bytes: [UInt8]) throws(Failure) {
-    guard let path, let temporary else {
-      FileHandle.standardOutput.write(Data(bytes))
+    guard let path else {
+      StandardOutput.write(bytes)
       return
     }
     var failure: Int32 = 0
@@ -64,12 +121,15 @@ final class OutputFile {
     }
     if failure == 0, close(descriptor) != 0 { failure = errno }
     descriptor = -1
-    if failure == 0, rename(temporary, path) != 0 { failure = errno }
+    if failure == 0, let temporary, rename(temporary, path) != 0 { failure = errno }
     guard failure == 0 else {
       discard()
       throw Failure(description: "cannot write '\(path)': \(String(cString: strerror(failure)))")
     }
-    self.temporary = nil
+    if temporary != nil {
+      temporary = nil
+      SignalGuard.setCleanupPath(nil)
+    }
   }
 
   /// Removes the temporary file of an export that did not complete.
@@ -81,6 +141,7 @@ final class OutputFile {
     if let temporary {
       unlink(temporary)
       self.temporary = nil
+      SignalGuard.setCleanupPath(nil)
     }
   }
 }

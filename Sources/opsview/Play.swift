@@ -40,9 +40,12 @@ struct Play: ParsableCommand {
   @Option(
     name: .customLong("save-actions"),
     help: ArgumentHelp(
-      "On quitting, write the scenario with the key commands of the run added to its actions.",
+      "On quitting, write the scenario with the key commands of the run added to its actions (a new file unless --force).",
       valueName: "FILE"))
   var saveActions: String?
+
+  @Flag(help: "Let --record and --save-actions replace a file that exists.")
+  var force = false
 
   func validate() throws {
     if let watch, source.scenario != Catalog.defaultName, source.scenario != watch {
@@ -66,27 +69,42 @@ struct Play: ParsableCommand {
       let changes = FileChanges(path: watch)
       board.watch { changes.changed() }
     }
+    // Both output files are checked now, before the run: a path that cannot be written must not
+    // cost the user the run's key actions at quit. Neither writes over the scenario played.
+    let inputs = [path, s.source]
     var recorder: RecordingFile?
-    if let record {
-      do {
+    var actionsFile: OutputFile?
+    do {
+      if let saveActions {
+        guard Catalog.sourceText(of: s) != nil else {
+          printError("opsview: cannot read \(s.source) again to add the actions to it")
+          throw Exit.scenarioError
+        }
+        actionsFile = try OutputFile(saveActions, replacing: force, inputs: inputs)
+      }
+      if let record {
         let header = RecordingHeader(
           opsview: Opsview.configuration.version, scenario: s.id, title: s.title,
           source: Catalog.sourceText(of: s))
-        let file = try RecordingFile(path: record, header: header)
+        let file = try RecordingFile(path: record, header: header, force: force, inputs: inputs)
         board.observePresent { file.record($0) }
         recorder = file
-      } catch {
-        printError("opsview: \(error)")
-        throw Exit.scenarioError
       }
+    } catch let error as OutputFile.Failure {
+      printError("opsview: \(error)")
+      throw Exit.scenarioError
     }
     defer { withExtendedLifetime(recorder) {} }
     try runOnTerminal(board, display)
-    if let saveActions { try writeActions(of: board, to: saveActions, scenario: s) }
+    if let saveActions, let actionsFile {
+      try writeActions(of: board, to: saveActions, file: actionsFile, scenario: s)
+    }
   }
 
   /// The key commands of the present run, as the scenario's actions.
-  private func writeActions(of board: BoardSession, to path: String, scenario: Scenario) throws {
+  private func writeActions(
+    of board: BoardSession, to path: String, file: OutputFile, scenario: Scenario
+  ) throws {
     guard let text = Catalog.sourceText(of: scenario) else {
       printError("opsview: cannot read \(scenario.source) again to add the actions to it")
       throw Exit.scenarioError
@@ -94,9 +112,9 @@ struct Play: ParsableCommand {
     let keys = board.keyCommandsSent.map { ScenarioAction(at: $0.time, command: $0.command) }
     let out = ActionsFile.text(scenarioText: text, own: scenario.actions, keys: keys)
     do {
-      try out.write(toFile: path, atomically: true, encoding: .utf8)
+      try file.commit(bytes: Array(out.utf8))
     } catch {
-      printError("opsview: \(path): \(error.localizedDescription)")
+      printError("opsview: \(error)")
       throw Exit.scenarioError
     }
     printError("opsview: wrote \(scenario.actions.count + keys.count) actions to \(path)")

@@ -14,6 +14,7 @@ final class ProbeSource: EventSource {
   private var received: [Event] = []
   private var status: ProbeClient.Status = .connecting
   private var dropped = 0
+  private var notKept = 0
   private var run = 0
   /// The run the client is connected to (it may have sent nothing yet).
   private var clientRun = 0
@@ -23,6 +24,8 @@ final class ProbeSource: EventSource {
 
   /// Told of every event received, with its program run (`attach --record`).
   var onReceive: ((Event, Int) -> Void)?
+  /// What the recorder has to say in the header (runs it no longer records).
+  var recordingNote: (() -> String?)?
 
   init(client: ProbeClient) { self.client = client }
 
@@ -53,6 +56,12 @@ final class ProbeSource: EventSource {
     case .failed(let why): parts = ["error: \(why)"]
     }
     if dropped > 0 { parts.append("\(dropped) dropped") }
+    if notKept > 0 {
+      parts.append(
+        "\(notKept) more not shown (the viewer keeps \(ProbeClient.maxEventsPerRun) events of a run)"
+      )
+    }
+    if let note = recordingNote?() { parts.append(note) }
     return parts.joined(separator: ", ")
   }
 
@@ -101,6 +110,7 @@ final class ProbeSource: EventSource {
     let mail = client.drain()
     status = mail.status
     dropped = mail.dropped
+    notKept = mail.notKept
     clientRun = mail.run
     for r in mail.events {
       if r.run != run {

@@ -1,5 +1,6 @@
 import Foundation
 import OpsExport
+import OpsInput
 import OpsScenarios
 
 /// A recording named on the command line: a file, or `-` for standard input. Read with the one
@@ -12,17 +13,31 @@ struct RecordingInput {
   /// The scenario the header carries (its source text), else the built-in it names, if any.
   var scenario: Scenario?
 
-  init(path: String) throws {
+  /// `progress` shows how the reading goes (the caller finishes it, after what it does next).
+  init(path: String, progress: Progress) throws {
     do {
       if path == "-" {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        recording = try RecordingReader.parse(data, name: "standard input")
+        // Read as it comes, each line checked as it arrives, with the bounds of a file; a writer
+        // that keeps silent is named, not waited for without a word.
+        InputFile.awaitInput(STDIN_FILENO) {
+          printError(
+            "opsview: waiting for the recording on standard input"
+              + (isatty(STDIN_FILENO) == 1 ? " (type Ctrl-D to end it)" : ""))
+        }
+        progress.now("reading the recording from standard input")
+        recording = try RecordingReader.read(
+          fileDescriptor: STDIN_FILENO, name: "standard input",
+          progress: { progress.update(done: $0, total: $1) })
         name = "stdin"
       } else {
-        recording = try RecordingReader.read(path: path)
+        progress.now("reading \(path)")
+        recording = try RecordingReader.read(
+          path: path, announce: { printError("opsview: \($0)") },
+          progress: { progress.update(done: $0, total: $1) })
         name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
       }
     } catch {
+      progress.finish()
       printError("opsview: \(error)")
       throw Exit.scenarioError
     }

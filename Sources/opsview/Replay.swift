@@ -22,15 +22,19 @@ struct Replay: ParsableCommand {
   @OptionGroup var display: DisplayOptions
 
   func run() throws {
-    let input = try RecordingInput(path: file)
+    let progress = Progress("reading")
+    defer { progress.finish() }
+    let input = try RecordingInput(path: file, progress: progress)
     if file == "-" { try takeKeysFromTerminal() }
     try preflightTerminal()
+    progress.now("preparing the board for \(input.recording.events.count) events")
     let events = input.recording.events
     let board = BoardSession(
       title: input.title, notes: input.notes, speed: playback.speed ?? input.scenario?.speed ?? 1,
       paused: playback.paused,
       workSettings: input.scenario?.workSettings ?? [:],
       makeSource: { RecordingSource(events: events) })
+    progress.finish()
     try runOnTerminal(board, display)
   }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OpsBoard
+import OpsInput
 import OpsScenarios
 
 /// The scenario argument `play` and `trace` share: a built-in name or a file.
@@ -29,15 +30,19 @@ struct TraceSource: ParsableArguments {
 
 /// Resolves NAME (a built-in) or PATH (a file) into a scenario, or exits 1 with every problem printed.
 func resolveScenario(_ nameOrPath: String) throws -> Scenario {
+  let progress = Progress("loading \(nameOrPath)")
+  defer { progress.finish() }
   do {
-    return try Catalog.resolve(nameOrPath)
+    return try Catalog.resolve(nameOrPath, announce: { printError("opsview: \($0)") })
   } catch let error as ScenarioError {
+    progress.finish()
     // One problem per line; a newline inside a problem (quoted from the file) is escaped.
     printError(
-      error.problems.map { TerminalSafe.escaped($0.description, keepNewlines: false) }
+      error.problems.map { TextPolicy.escaped($0.description, keepNewlines: false) }
         .joined(separator: "\n"))
     throw Exit.scenarioError
   } catch {
+    progress.finish()
     printError("opsview: \(error)")
     throw Exit.scenarioError
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpsEngine
+import OpsInput
 import OpsScenarios
 
 /// `opsview trace`: run a scenario headless on the virtual clock and print its events.
@@ -54,28 +55,28 @@ struct Trace: ParsableCommand {
       let groups = s.operations.filter { $0.spec.kind == .group }.map(\.spec.name)
       let text = TextTrace(names: names, groups: groups)
       out = TraceWriter { event, buffer in buffer.writeTraceLine(of: event, text) }
-      out.line(TerminalSafe.escaped("# \(s.id): \(s.title)", keepNewlines: false))
+      out.line(TextPolicy.escaped("# \(s.id): \(s.title)", keepNewlines: false))
       out.line(text.header)
       let box = AnnotatorBox(TraceAnnotator(text: text, explain: explain))
       annotator = box
       runtime = s.makeRuntime(recording: false, fullProjection: false) { event in
         // The why lines read the projection as it is at this event: made here, written in order.
         if box.value.explain {
-          for line in box.value.annotate(event) { out.line(TerminalSafe.escaped(line)) }
+          for line in box.value.annotate(event) { out.line(TextPolicy.escaped(line)) }
         }
         out.event(event)
       }
     }
     runtime.run(until: until)
     if format == .text {
-      for line in annotator?.finish() ?? [] { out.line(TerminalSafe.escaped(line)) }
+      for line in annotator?.finish() ?? [] { out.line(TextPolicy.escaped(line)) }
       let unfinished = s.operations.filter { op in
         let st = runtime.state(of: op.spec.name)
         return st != nil && st != .finished && st != .initialized
       }.map(\.spec.name)
       let end = until.map { "stopped at \(fixed3($0))s" } ?? "idle at \(fixed3(runtime.now))s"
       out.line(
-        TerminalSafe.escaped(
+        TextPolicy.escaped(
           "# \(end): \(runtime.eventCount) events"
             + (unfinished.isEmpty
               ? ", every operation that was added finished"
@@ -91,15 +92,20 @@ struct Trace: ParsableCommand {
 extension Trace {
   /// A recording prints as its run did: the same lines, from the recorded events up to `--until`.
   fileprivate func traceRecording() throws {
-    let input = try RecordingInput(path: source.scenario)
+    let progress = Progress("reading")
+    defer { progress.finish() }
+    let input = try RecordingInput(path: source.scenario, progress: progress)
+    progress.now("folding \(input.recording.events.count) events")
     let events = input.recording.events.filter { until == nil || $0.time <= until! }
     var projection = Projection()
     for event in events { projection.apply(event) }
     let out = BufferedOutput()
     switch format {
     case .jsonl:
+      progress.finish()
       for event in events { out.writeJSONLine(of: event) }
     case .text:
+      progress.finish()
       let names = projection.queues.map(\.name) + projection.operations.map(\.name)
       let groups = projection.operations.filter { $0.kind == .group }.map(\.name)
       let text = TextTrace(names: names, groups: groups)
@@ -139,8 +145,13 @@ final class BufferedOutput {
   // a text trace.
   @exclusivity(unchecked) private var buffer: [UInt8] = []
 
+  /// A line, escaped if it needs it (see `TextPolicy`): whatever it quotes cannot act on a terminal.
   func write(_ line: String) {
-    buffer.append(contentsOf: line.utf8)
+    if TextPolicy.needsEscaping(line, newlines: true) {
+      buffer.append(contentsOf: TextPolicy.escaped(line, keepNewlines: false).utf8)
+    } else {
+      buffer.append(contentsOf: line.utf8)
+    }
     buffer.append(UInt8(ascii: "\n"))
     if buffer.count > 1 << 16 { flush() }
   }
@@ -156,18 +167,16 @@ final class BufferedOutput {
   func writeTraceLine(of event: Event, _ text: TextTrace) {
     let start = buffer.count
     text.appendLine(event, to: &buffer)
-    if TerminalSafe.needsEscaping(bytes: buffer[start...], newlines: true) {
+    if TextPolicy.needsEscaping(bytes: buffer[start...], newlines: true) {
       buffer.removeSubrange(start...)
-      buffer.append(contentsOf: TerminalSafe.escaped(text.line(event), keepNewlines: false).utf8)
+      buffer.append(contentsOf: TextPolicy.escaped(text.line(event), keepNewlines: false).utf8)
     }
     buffer.append(UInt8(ascii: "\n"))
     if buffer.count > 1 << 16 { flush() }
   }
 
-  func safeWrite(_ line: String) { write(TerminalSafe.escaped(line, keepNewlines: false)) }
-
   func flush() {
-    FileHandle.standardOutput.write(Data(buffer))
+    StandardOutput.write(buffer)
     buffer.removeAll(keepingCapacity: true)
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpsInput
 import OpsScenarios
 
 /// `opsview verify`: the scenario on this machine's Foundation OperationQueue against the engine.
@@ -29,8 +30,16 @@ struct Verify: ParsableCommand {
 
   func run() throws {
     let s = try source.resolve()
+    // A run on Foundation takes real time: more than a moment is said first, never waited silently.
+    let plan = Verification.plan(s, scale: scale)
+    if plan.realSeconds > 3 {
+      printError(
+        "opsview: playing \(s.id) on Foundation's OperationQueue for about "
+          + "\(Int(plan.realSeconds.rounded())) s of real time"
+          + (plan.cut ? " (bounded: only the start of the scenario is compared)" : ""))
+    }
     let v = Verification.run(s, scale: scale)
-    print(v.report, terminator: "")
+    print(TextPolicy.escaped(v.report), terminator: "")
     if !v.agrees { throw ExitCode(1) }
   }
 }

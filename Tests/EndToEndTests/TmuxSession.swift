@@ -186,3 +186,7 @@ enum TmuxError: Error, CustomStringConvertible {
     }
   }
 }
+
+/// A screen's text with line breaks and spaces removed, so a message that wraps at the pane's width
+/// (at a space or within a word) is still found: compare `squeezed(screen)` with `squeezed(text)`.
+func squeezed(_ text: String) -> String { text.filter { $0 != "\n" && $0 != " " } }

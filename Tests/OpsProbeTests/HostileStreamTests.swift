@@ -35,6 +35,25 @@ final class FakeProbe: Sendable {
   static let header = Array(
     (ProbeWire.headerLine(.init(program: "fake", pid: 1, control: true, sampleInterval: 0.05))
       + "\n").utf8)
+  /// A sound start: queue q, operation a added and pending (three events).
+  static let soundStart: [Event] = [
+    Event(
+      seq: 1, time: 0,
+      kind: .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default)),
+    Event(
+      seq: 2, time: 0,
+      kind: .operationAdded(
+        operation: "a", queue: "q", priority: .normal, qos: .default, kind: .plain,
+        dependencies: [], conditions: [], exclusivity: [], work: nil)),
+    Event(
+      seq: 3, time: 0,
+      kind: .state(operation: "a", from: .initialized, to: .pending, cause: .added(queue: "q"))),
+  ]
+
+  static func lines(_ events: [Event]) -> [UInt8] {
+    Array(events.map { $0.jsonLine + "\n" }.joined().utf8)
+  }
+
   static let firstEvent = Array(
     (Event(
       seq: 1, time: 0,
@@ -44,6 +63,28 @@ final class FakeProbe: Sendable {
 }
 
 extension ProbeTests {
+  /// A flood of sound events: the viewer keeps the run up to its bound and counts the rest.
+  @Test func aFloodIsKeptUpToTheBoundAndTheRestCounted() throws {
+    var events = FakeProbe.soundStart
+    for i in 0..<200 {
+      events.append(Event(seq: 4 + i, time: Double(i), kind: .queueSuspended(queue: "q")))
+    }
+    let fake = try FakeProbe(FakeProbe.header + FakeProbe.lines(events))
+    defer { fake.stop() }
+    let client = ProbeClient(target: .socket(fake.path), maxEvents: 50)
+    defer { client.close() }
+    var kept = 0
+    var notKept = 0
+    #expect(
+      eventually {
+        let mail = client.drain()
+        kept += mail.events.count
+        notKept = mail.notKept
+        return notKept == events.count - 50
+      }, "kept \(kept), not kept \(notKept)")
+    #expect(kept == 50)
+  }
+
   static let hostile: [(String, [UInt8], String)] = [
     (
       "garbage after the header",
@@ -73,6 +114,58 @@ extension ProbeTests {
               queue: "\u{1b}[2J", maxConcurrent: nil, suspended: false, qos: .default)
           ).jsonLine + "\n").utf8),
       "carries a control character"
+    ),
+    (
+      // The board folded it: a queue's count of pending operations went negative and it crashed.
+      "a transition repeated",
+      FakeProbe.header
+        + FakeProbe.lines(
+          FakeProbe.soundStart + [
+            Event(
+              seq: 4, time: 0,
+              kind: .state(
+                operation: "a", from: .initialized, to: .pending, cause: .added(queue: "q")))
+          ]),
+      "line 5, event 4: 'a' moves from initialized to pending, but it is pending"
+    ),
+    (
+      "a state going back",
+      FakeProbe.header
+        + FakeProbe.lines(
+          FakeProbe.soundStart + [
+            Event(
+              seq: 4, time: 0,
+              kind: .state(
+                operation: "a", from: .pending, to: .initialized, cause: .added(queue: "q")))
+          ]),
+      "'a' cannot move from pending to initialized"
+    ),
+    (
+      "an unknown operation",
+      FakeProbe.header
+        + FakeProbe.lines(
+          FakeProbe.soundStart + [Event(seq: 4, time: 0, kind: .didStart(operation: "ghost"))]),
+      "operation 'ghost' was never added"
+    ),
+    (
+      "a time past the end of the clock",
+      FakeProbe.header
+        + FakeProbe.lines(
+          FakeProbe.soundStart + [Event(seq: 4, time: 1e17, kind: .didStart(operation: "a"))]),
+      "past the end of the clock"
+    ),
+    (
+      // Names of a megabyte each grew the viewer to gigabytes.
+      "a name of almost a megabyte",
+      FakeProbe.header
+        + FakeProbe.lines([
+          Event(
+            seq: 1, time: 0,
+            kind: .queueAdded(
+              queue: String(repeating: "q", count: 1_000_000), maxConcurrent: nil,
+              suspended: false, qos: .default))
+        ]),
+      "a queue name of 1000000 bytes: at most 256"
     ),
     (
       "a header from the future",

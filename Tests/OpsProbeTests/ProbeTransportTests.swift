@@ -127,4 +127,54 @@ extension ProbeTests {
     queue.cancelAllOperations()
     queue.isSuspended = false
   }
+
+  /// A program may name two operations (or queues) alike; the viewer refuses a stream that adds a
+  /// name twice, so the probe reports the second as `name #2` and the dependency by that name.
+  @Test func namesAProgramRepeatsAreReportedUniquely() throws {
+    let probe = try Probe.start(program: "probe-same-names", sampleInterval: 0.01)
+    defer { probe.stop() }
+    let one = ObservedOperationQueue(name: "work")
+    let two = ObservedOperationQueue(name: "work")
+    one.isSuspended = true
+    two.isSuspended = true
+    let first = BlockOperation {}
+    first.name = "job"
+    let second = BlockOperation {}
+    second.name = "job"
+    second.addDependency(first)
+    let unnamed = BlockOperation {}
+    unnamed.name = String(repeating: "x", count: 100_000) + "\u{202E}"
+    one.addOperation(first)
+    two.addOperation(second)
+    one.addOperation(unnamed)
+    let client = ProbeClient(target: .socket(probe.path))
+    defer { client.close() }
+    let seen = Collected()
+    one.isSuspended = false
+    two.isSuspended = false
+    #expect(
+      eventually {
+        seen.pull(client)
+        return seen.has {
+          if case .state("job #2", .executing, .finishing, _) = $0 { true } else { false }
+        }
+      }, "\(seen.status)")
+    #expect(
+      seen.has {
+        if case .operationAdded("job #2", "work #2", _, _, _, ["job"], _, _, _) = $0 {
+          true
+        } else {
+          false
+        }
+      })
+    #expect(
+      seen.has {
+        if case .operationAdded(let name, "work", _, _, _, _, _, _, _) = $0 {
+          name.hasSuffix("x…") && name.utf8.count <= 256
+        } else {
+          false
+        }
+      })
+    if case .failed(let why) = seen.status { Issue.record("the stream was refused: \(why)") }
+  }
 }

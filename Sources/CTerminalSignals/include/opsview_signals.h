@@ -37,4 +37,13 @@ void opsview_set_curses_active(int active);
 void opsview_stderr_capture_begin(void);
 void opsview_stderr_capture_end(void);
 
+// A line the crash handler writes to stderr once the terminal is restored (where the backtrace
+// goes); copied, at most 1023 bytes. NULL or "" for none.
+void opsview_set_crash_note(const char *note);
+
+// A file to remove if the process ends before it is put in place (an export's temporary file):
+// removed on SIGINT, SIGTERM, SIGHUP or SIGQUIT (then the signal's default action) and at exit.
+// NULL forgets it. At most 4095 bytes.
+void opsview_set_cleanup_path(const char *path);
+
 #endif

@@ -102,6 +102,11 @@ extension BoardSession {
       ui.status = StatusMessage(
         "\(q.name) already allows 0: nothing starts there; + raises it", .rejected)
       return
+    case (Int.max?, true):
+      // A scenario's limit is any integer: the largest has no next one (n + 1 trapped).
+      ui.status = StatusMessage(
+        "\(q.name) allows \(Int.max) already, the most there is: * removes the limit", .rejected)
+      return
     case (let n?, _):
       value = up ? n + 1 : n - 1
     }

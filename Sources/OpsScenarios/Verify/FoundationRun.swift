@@ -10,6 +10,10 @@ public final class FoundationRun: @unchecked Sendable {
   private let begin = Date()
   private let lock = NSLock()
   private var starts: [(Double, String)] = []
+  /// Set when the run's window ends: starts after it are not the scenario's (the final
+  /// `cancelAllOperations()` lets Foundation start every cancelled operation, members of a
+  /// dependency cycle included, which counted as a difference).
+  private var closed = false
 
   public init(scale: Double) { self.scale = scale }
 
@@ -17,7 +21,7 @@ public final class FoundationRun: @unchecked Sendable {
 
   func started(_ name: String) {
     let t = now
-    lock.withLock { starts.append((t, name)) }
+    lock.withLock { if !closed { starts.append((t, name)) } }
   }
 
   func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
@@ -92,8 +96,12 @@ public final class FoundationRun: @unchecked Sendable {
     }
     let wait = end * scale - Date().timeIntervalSince(begin)
     if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    let seen = lock.withLock {
+      closed = true
+      return starts
+    }
     for q in queues.values { q.cancelAllOperations() }
-    return lock.withLock { starts }
+    return seen
   }
 
   static func priority(_ p: QueuePriority) -> Operation.QueuePriority {

@@ -31,12 +31,17 @@ public struct StartGroups: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// The engine's starts (`→ executing`), grouped by exact time; only the names in `only`, if given.
-  public static func engine(_ scenario: Scenario, only: Set<String>? = nil) -> StartGroups {
+  /// `before`: only starts earlier than this many scenario seconds.
+  public static func engine(_ scenario: Scenario, only: Set<String>? = nil, before: Double? = nil)
+    -> StartGroups
+  {
     let runtime = scenario.makeRuntime()
     runtime.run(until: 100_000)
     var starts: [(Double, String)] = []
     for e in runtime.events {
-      guard case .state(let op, _, .executing, _) = e.kind, only?.contains(op) ?? true else {
+      guard case .state(let op, _, .executing, _) = e.kind, only?.contains(op) ?? true,
+        before.map({ e.time < $0 }) ?? true
+      else {
         continue
       }
       starts.append((e.time, op))

@@ -16,6 +16,45 @@ public struct Verification: Sendable {
   /// Operations left out, each with why (Foundation has no equivalent).
   public var notChecked: [(operation: String, reason: String)]
   public var scale: Double
+  /// When the comparison was cut short (see `window`): the scenario seconds compared.
+  public var cutAt: Double?
+
+  /// The longest a run on Foundation may take, in real seconds: a scenario that lasts for days on
+  /// its clock (`work: 1000000`) must not keep `verify` silent for a day.
+  public static let maxRealSeconds = 60.0
+  /// The longest span of scenario time compared, whatever the scale.
+  public static let maxScenarioSeconds = 1_000.0
+
+  /// The scenario seconds to play on Foundation for a run whose engine ends at `engineEnd`, and
+  /// whether that cuts the comparison short (then only starts before it are compared).
+  public static func window(engineEnd: Double, scale: Double) -> (seconds: Double, cut: Bool) {
+    let full = min(engineEnd, maxScenarioSeconds) + 1
+    let bound = maxRealSeconds / scale
+    if full <= bound { return (full, engineEnd > maxScenarioSeconds) }
+    return (bound, true)
+  }
+
+  /// The window and how long it takes in real seconds, before the run (for a word to the user).
+  public static func plan(_ scenario: Scenario, scale: Double) -> (
+    seconds: Double, cut: Bool, realSeconds: Double
+  ) {
+    let runtime = scenario.makeRuntime(recording: false)
+    runtime.run(until: 100_000)
+    let w = window(engineEnd: runtime.now, scale: scale)
+    return (w.seconds, w.cut, w.seconds * scale)
+  }
+
+  public init(
+    scenario: String, engine: StartGroups, foundation: StartGroups,
+    notChecked: [(operation: String, reason: String)], scale: Double, cutAt: Double? = nil
+  ) {
+    self.scenario = scenario
+    self.engine = engine
+    self.foundation = foundation
+    self.notChecked = notChecked
+    self.scale = scale
+    self.cutAt = cutAt
+  }
 
   /// Runs both and compares. `engineScenario` is what the engine runs (the same scenario, unless a
   /// test gives it a deliberately different one).
@@ -25,15 +64,20 @@ public struct Verification: Sendable {
     let skipped = notCheckable(scenario)
     let checked = Set(scenario.operations.map(\.spec.name)).subtracting(skipped.map(\.operation))
     let engineRun = (engineScenario ?? scenario)
-    let engine = StartGroups.engine(engineRun, only: checked)
     let runtime = engineRun.makeRuntime(recording: false)
     runtime.run(until: 100_000)
+    let window = window(engineEnd: runtime.now, scale: scale)
+    // Cut short, the engine's starts are compared up to where Foundation is still late enough to
+    // have started them.
+    let engine = StartGroups.engine(
+      engineRun, only: checked, before: window.cut ? window.seconds - tolerance : nil)
     let starts = FoundationRun(scale: scale).run(
-      scenario, operations: checked, until: min(runtime.now, 1_000) + 1)
+      scenario, operations: checked, until: window.seconds)
+    let inWindow = window.cut ? starts.filter { $0.0 < window.seconds - tolerance } : starts
     return Verification(
       scenario: scenario.id, engine: engine,
-      foundation: StartGroups.grouped(starts, tolerance: tolerance), notChecked: skipped,
-      scale: scale)
+      foundation: StartGroups.grouped(inWindow, tolerance: tolerance), notChecked: skipped,
+      scale: scale, cutAt: window.cut ? window.seconds - tolerance : nil)
   }
 
   /// Conditions, exclusivity and groups have no Foundation equivalent; what waits for them (and
@@ -152,6 +196,12 @@ public struct Verification: Sendable {
     if !notChecked.isEmpty {
       out += "\nnot checked (Foundation has no equivalent):\n"
       for (op, why) in notChecked { out += "  \(op): \(why)\n" }
+    }
+    if let cutAt {
+      out +=
+        "\nonly the first \(formatSeconds(cutAt))s of the scenario were compared (at most "
+        + "\(formatNumber(Self.maxRealSeconds)) real seconds, and \(formatNumber(Self.maxScenarioSeconds)) "
+        + "scenario seconds); starts after that are not checked\n"
     }
     out += "\n"
     if let d = firstDifference {
