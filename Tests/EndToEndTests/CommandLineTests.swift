@@ -197,7 +197,8 @@ struct CompletionTests {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     for file in ["lesson.yaml", "run.jsonl", "notes.txt"] {
-      FileManager.default.createFile(atPath: dir.appendingPathComponent(file).path, contents: nil)
+      _ = FileManager.default.createFile(
+        atPath: dir.appendingPathComponent(file).path, contents: nil)
     }
     #expect(try completions("play to", cwd: dir.path) == ["tour"])
     #expect(try completions("play le", cwd: dir.path) == ["lesson.yaml"])
