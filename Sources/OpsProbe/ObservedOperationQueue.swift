@@ -8,6 +8,8 @@ import OpsEngine
 /// cancellation (see `Probe.start(sampleInterval:)`).
 open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
   private let probe: Probe?
+  /// The name the probe reports: the queue's own, or `name #N` when another observed queue has it.
+  private var queueName = ""
 
   public init(name: String, maxConcurrent: Int = OperationQueue.defaultMaxConcurrentOperationCount)
   {
@@ -15,14 +17,13 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     super.init()
     self.name = name
     super.maxConcurrentOperationCount = maxConcurrent
-    probe?.registry.add(queue: self, name: queueName)
+    queueName =
+      probe?.registry.add(queue: self, name: ControlCharacters.printable(name)) ?? name
     probe?.emit(
       .queueAdded(
         queue: queueName, maxConcurrent: maxConcurrent < 0 ? nil : maxConcurrent, suspended: false,
         qos: .default))
   }
-
-  private var queueName: String { ControlCharacters.printable(name ?? "queue") }
 
   open override func addOperation(_ op: Operation) {
     if let probe {
@@ -58,8 +59,8 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
   }
 
   private func report(_ op: Operation, kind: OperationKind, probe: Probe) {
-    let deps = op.dependencies.map { ControlCharacters.printable($0.name ?? "unnamed") }
-    let name = ControlCharacters.printable(op.name!)
+    let deps = op.dependencies.map { probe.registry.reportedName(of: $0) }
+    let name = probe.registry.operationName(ControlCharacters.printable(op.name!))
     probe.emit(
       .operationAdded(
         operation: name, queue: queueName, priority: Self.priority(op.queuePriority),

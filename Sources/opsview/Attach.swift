@@ -36,6 +36,10 @@ struct Attach: ParsableCommand {
   func run() throws {
     guard let address else {
       let probes = ProbeAddress.running()
+      if let problem = ProbeAddress.directoryProblem {
+        printError("opsview: \(problem)")
+        throw ExitCode(1)
+      }
       if probes.isEmpty {
         print("no probes running for this user (looked in \(ProbeAddress.directory))")
       }
@@ -75,6 +79,10 @@ struct Attach: ParsableCommand {
     let session = BoardSession(title: title, notes: "", makeSource: { source })
     session.theme = display.theme
     try runOnTerminal(board: LiveBoard(session, source), display)
+    if let why = source.refusal {
+      printError("opsview: \(why)")
+      throw ExitCode(1)
+    }
     if let why = source.failure {
       printError("the probe at \(target) sent a stream opsview cannot read: \(why)")
       throw ExitCode(1)
@@ -104,7 +112,7 @@ final class LiveBoard: InteractiveBoard {
     // Paused, the view still looks at the connection now and then (to end on a broken stream).
     session.nextFrameDelay ?? 0.25
   }
-  var hasEnded: Bool { source.failure != nil }
+  var hasEnded: Bool { source.failure != nil || source.refusal != nil }
 }
 
 /// `attach --record FILE`: what the program sends, in the recording format `play --record` writes,

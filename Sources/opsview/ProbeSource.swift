@@ -14,6 +14,7 @@ final class ProbeSource: EventSource {
   private var received: [Event] = []
   private var status: ProbeClient.Status = .connecting
   private var dropped = 0
+  private var notKept = 0
   private var run = 0
   /// The run the client is connected to (it may have sent nothing yet).
   private var clientRun = 0
@@ -50,8 +51,13 @@ final class ProbeSource: EventSource {
       parts.append("states sampled \(Int(h.sampleInterval * 1000))ms")
     case .disconnected:
       parts = ["disconnected" + (following.isEmpty ? "" : ", waiting\(following) to restart")]
+    case .ended:
+      // The program stopped its probe (or exited) after a last sample: this is how it ended.
+      parts = ["ended" + (following.isEmpty ? "" : ", waiting\(following) to restart")]
     case .failed(let why): parts = ["error: \(why)"]
+    case .refused(let why): parts = ["refused: \(why)"]
     }
+    if notKept > 0 { parts.append("from event \(notKept + 1): earlier ones not kept") }
     if dropped > 0 { parts.append("\(dropped) dropped") }
     return parts.joined(separator: ", ")
   }
@@ -59,6 +65,11 @@ final class ProbeSource: EventSource {
   /// The stream broke the protocol: the board should end with this message.
   var failure: String? {
     if case .failed(let why) = status { why } else { nil }
+  }
+
+  /// The program refused this viewer: the board ends with this message.
+  var refusal: String? {
+    if case .refused(let why) = status { why } else { nil }
   }
 
   /// The program's clock (seconds since its probe started): the newest event's time plus the wall
@@ -92,6 +103,13 @@ final class ProbeSource: EventSource {
     return client.send(command) ? .applied : .rejected("the program did not take the command")
   }
 
+  /// A confirmed `C`: the program cancels only the operations named, those still unfinished.
+  func cancel(named operations: [String], in queue: String) -> CommandOutcome {
+    if let why = commandRefusal { return .rejected(why) }
+    return client.send(.cancelAll(queue: queue), operations: operations)
+      ? .applied : .rejected("the program did not take the command")
+  }
+
   func schedule(_ command: Command, at time: Double) {}
 
   /// Reads what arrived without moving the board on (the board keeps it until it is shown).
@@ -101,6 +119,7 @@ final class ProbeSource: EventSource {
     let mail = client.drain()
     status = mail.status
     dropped = mail.dropped
+    notKept = mail.notKept
     clientRun = mail.run
     for r in mail.events {
       if r.run != run {
