@@ -161,6 +161,9 @@ public final class Probe: Sendable {
     Self.running.withLock { if $0 === self { $0 = nil } }
   }
 
+  /// The server's counters (viewers, refusals, the largest outgoing backlog), for tests.
+  var serverStatistics: ProbeServer.Stats? { server.withLock { $0 }?.statistics }
+
   /// Events dropped because the buffer was full.
   public var dropped: Int { server.withLock { $0?.dropped ?? 0 } }
 
