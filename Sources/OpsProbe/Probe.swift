@@ -230,9 +230,11 @@ public final class Probe: Sendable {
   private func startSampling() {
     let interval = sampleInterval
     Thread.detachNewThread { [weak self] in
-      while let probe = self, !probe.stopped.withLock({ $0 }) {
-        probe.registry.sample(probe)
+      // The probe is held only while sampling, never across the pause.
+      while true {
         usleep(UInt32(interval * 1_000_000))
+        guard let probe = self, !probe.stopped.withLock({ $0 }) else { return }
+        probe.registry.sample(probe)
       }
     }
   }
