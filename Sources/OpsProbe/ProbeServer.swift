@@ -204,6 +204,15 @@ final class ProbeServer: Sendable {
           return false
         }
       }
+      // The program's descriptors come first: a viewer never takes the last few (libdispatch dies
+      // of SIGILL when it cannot get one).
+      if Int(fd) >= Descriptors.ceiling {
+        refuse(
+          fd,
+          "the program is short of file descriptors (limit \(Descriptors.limit)): a viewer would take what it needs; try again later"
+        )
+        continue
+      }
       if path != nil, let uid = PeerCredentials.uid(of: fd), uid != geteuid() {
         refuse(fd, "only the user who runs the program can attach (you are uid \(uid))")
         continue
@@ -444,6 +453,21 @@ final class ProbeServer: Sendable {
 
   private func caughtUp(_ v: Viewer) -> Bool {
     state.withLock { v.cursor >= $0.start + $0.events.count }
+  }
+}
+
+/// The program's open-file limit, and the highest descriptor a viewer may have below it.
+enum Descriptors {
+  static var limit: Int {
+    var rl = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &rl) == 0 else { return 1024 }
+    return Int(min(rl.rlim_cur, UInt(Int32.max)))
+  }
+
+  /// Leaves the program an eighth of its limit, and at least 8 descriptors.
+  static var ceiling: Int {
+    let l = limit
+    return l - max(8, l / 8)
   }
 }
 
