@@ -82,7 +82,7 @@ public enum StateCause: Sendable, Equatable, Hashable {
     case .childrenFinished(let n):
       n == 0 ? "it has no children, so it finishes at once" : "all \(n) of its children finished"
     case .observersNotified: "willFinish observers notified"
-    case .sampled: "seen by sampling (the probe read the new state, not why it changed)"
+    case .sampled: "seen by sampling"
     }
   }
 
