@@ -27,6 +27,11 @@ final class ProbeServer: Sendable {
     /// Commands a connection may send a second (a token bucket of `burst`).
     var commandsPerSecond = 20.0
     var burst = 40.0
+    /// Commands all viewers together may send a second (reconnecting does not buy more).
+    var allCommandsPerSecond = 50.0
+    var allBurst = 80.0
+    /// The least time between two refusal reports of any viewers (a report a second a viewer).
+    var reportInterval = 0.25
     /// Encoded bytes waiting for one viewer before the loop stops encoding for it.
     var outgoing = 256 << 10
     /// A TCP viewer must present the token within this many seconds.
@@ -54,6 +59,16 @@ final class ProbeServer: Sendable {
   private let onCommand: @Sendable (ProbeWire.Request) -> CommandRefusal?
   private let onRefusal: @Sendable (CommandRefusal) -> Void
   private let finished = DispatchSemaphore(value: 0)
+  /// What the loop shares across viewers: the rate budget of them all, when the last refusal report
+  /// was made, and the unreported refusals of viewers that left. Touched only on the loop's thread.
+  private final class Shared: @unchecked Sendable {
+    var tokens: Double
+    var refilled = Date()
+    var reportedAt = Date.distantPast
+    var orphan = (refused: 0, limited: 0, last: CommandRefusal?.none)
+    init(_ burst: Double) { tokens = burst }
+  }
+  private let shared: Shared
   /// Counters for tests and the README's claims.
   private let stats = Mutex(Stats())
 
@@ -76,6 +91,7 @@ final class ProbeServer: Sendable {
     self.token = token
     self.capacity = max(capacity, 1)
     self.limits = limits
+    shared = Shared(limits.allBurst)
     self.onCommand = onCommand
     self.onRefusal = onRefusal
     headerFields = ProbeWire.headerFields(header)
@@ -177,9 +193,16 @@ final class ProbeServer: Sendable {
         report(v)
       }
       viewers.removeAll { v in
-        if v.closing { close(v) }
+        if v.closing {
+          // What it had sent and was not reported yet is reported with the next report.
+          shared.orphan.refused += v.unreported.refused
+          shared.orphan.limited += v.unreported.limited
+          shared.orphan.last = v.unreported.last ?? shared.orphan.last
+          close(v)
+        }
         return v.closing
       }
+      reportOrphans()
       letGo(taken: viewers)
       stats.withLock { $0.viewers = viewers.count }
     }
@@ -300,17 +323,23 @@ final class ProbeServer: Sendable {
       }
       return
     }
-    // A token bucket per connection: a flood costs the program nothing but this count.
+    // A token bucket per connection and one for all: a flood, or many connections, cost the
+    // program nothing but this count.
     let now = Date()
     v.tokens = min(
       limits.burst, v.tokens + now.timeIntervalSince(v.refilled) * limits.commandsPerSecond)
     v.refilled = now
-    guard v.tokens >= 1 else {
+    shared.tokens = min(
+      limits.allBurst,
+      shared.tokens + now.timeIntervalSince(shared.refilled) * limits.allCommandsPerSecond)
+    shared.refilled = now
+    guard v.tokens >= 1, shared.tokens >= 1 else {
       v.unreported.limited += 1
       stats.withLock { $0.rateLimited += 1 }
       return
     }
     v.tokens -= 1
+    shared.tokens -= 1
     switch ProbeWire.request(line) {
     case .success(let request):
       if let refusal = onCommand(request) {
@@ -323,20 +352,38 @@ final class ProbeServer: Sendable {
     }
   }
 
-  /// Refused and rate-limited commands, at most one report a second per connection.
+  /// Refused and rate-limited commands, at most one report a second per connection and one every
+  /// `reportInterval` of all (the others wait and are counted into the next).
   private func report(_ v: Viewer) {
-    let (refused, limited, last) = v.unreported
-    guard refused + limited > 0, Date().timeIntervalSince(v.reportedAt) >= 1 else { return }
+    guard v.unreported.refused + v.unreported.limited > 0,
+      Date().timeIntervalSince(v.reportedAt) >= 1,
+      Date().timeIntervalSince(shared.reportedAt) >= limits.reportInterval
+    else { return }
     v.reportedAt = Date()
+    send(report: v.unreported)
     v.unreported = (0, 0, nil)
+  }
+
+  /// The refusals of viewers that left, reported when reports are due.
+  private func reportOrphans() {
+    guard shared.orphan.refused + shared.orphan.limited > 0,
+      Date().timeIntervalSince(shared.reportedAt) >= limits.reportInterval
+    else { return }
+    send(report: shared.orphan)
+    shared.orphan = (0, 0, nil)
+  }
+
+  private func send(report: (refused: Int, limited: Int, last: CommandRefusal?)) {
+    shared.reportedAt = Date()
+    let (refused, limited, last) = report
     var parts: [String] = []
     if let last {
       parts.append(last.reason)
-      if refused > 1 { parts.append("and \(refused - 1) more commands refused in the last second") }
+      if refused > 1 { parts.append("and \(refused - 1) more commands refused") }
     }
     if limited > 0 {
       parts.append(
-        "\(limited) commands ignored: over \(Int(limits.commandsPerSecond)) a second from one viewer"
+        "\(limited) commands ignored: over the rate limit (\(Int(limits.commandsPerSecond)) a second a viewer, \(Int(limits.allCommandsPerSecond)) from all)"
       )
     }
     onRefusal(CommandRefusal(target: last?.target ?? "?", reason: parts.joined(separator: "; ")))
@@ -464,10 +511,11 @@ enum Descriptors {
     return Int(min(rl.rlim_cur, UInt(Int32.max)))
   }
 
-  /// Leaves the program an eighth of its limit, and at least 8 descriptors.
+  /// Leaves the program a quarter of its limit, and at least 16 descriptors (how many it needs at
+  /// its busiest is not known: libdispatch alone takes more as its thread pool grows).
   static var ceiling: Int {
     let l = limit
-    return l - max(8, l / 8)
+    return l - max(16, l / 4)
   }
 }
 

@@ -77,7 +77,8 @@ import Testing
         "group-deadlock.yaml: warning: 'g' and 'c' can never finish: 'g' waits for 'c' to finish; "
           + "'c' is added only when its group 'g' starts"))
     #expect(
-      r.out.contains("group-deadlock.yaml: ok (1 queues, 2 operations, 0 actions, 0 moments, 0 claims hold)"))
+      r.out.contains(
+        "group-deadlock.yaml: ok (1 queues, 2 operations, 0 actions, 0 moments, 0 claims hold)"))
   }
 
   @Test func aSymbolicLinkLoopIsCalledWhatItIs() throws {

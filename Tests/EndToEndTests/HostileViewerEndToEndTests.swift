@@ -206,7 +206,9 @@ struct HostileViewerEndToEndTests {
     }
     viewer.send(flood)
     #expect(
-      AttachEndToEndTests.eventually { example.log.contains("commands ignored: over 20 a second") },
+      AttachEndToEndTests.eventually {
+        example.log.contains("commands ignored: over the rate limit")
+      },
       "log:\n\(example.log.suffix(3000))")
     let seconds = Date().timeIntervalSince(started) + 1
     let lines = example.log.split(separator: "\n").filter { $0.hasPrefix("opsview:") }.count
@@ -316,6 +318,29 @@ struct HostileViewerEndToEndTests {
     #expect(result.output.contains("mode 777"), "\(result.output)")
     #expect(example.program.waitForExit(timeout: .seconds(60)), "log:\n\(example.log)")
     #expect(example.log.contains("photos: done"))
+  }
+
+  @Test(
+    .enabled(
+      if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      "needs root and setpriv to connect as another user"))
+  func anotherUserIsRefusedEvenWhereTheSocketIsOpenToThem() throws {
+    let example = try Example()
+    let path = try example.socket()
+    // A mistake opens the way (the directories and the socket readable by all): the probe still
+    // checks who connects (SO_PEERCRED).
+    chmod(example.runtime, 0o711)
+    chmod(example.runtime + "/opsview", 0o711)
+    chmod(path, 0o666)
+    let script =
+      #"$s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!"; print scalar <$s>; print scalar <$s>;"#
+    let result = try Spawn.run([
+      "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+      "/usr/bin/perl", "-MIO::Socket::UNIX", "-e", script, path,
+    ])
+    #expect(result.output.contains("\"refused\""), "\(result.output)")
+    #expect(result.output.contains("only the user who runs the program"), "\(result.output)")
+    #expect(!result.output.contains("queueAdded"), "\(result.output)")
   }
 
   @Test func aTCPProbeGivesNothingToAViewerWithoutItsToken() throws {

@@ -194,12 +194,33 @@ extension ProbeTests {
     }
     _ = UnixSocket.write(v.fd, Array(text.utf8))
     #expect(eventually { (probe.serverStatistics?.rateLimited ?? 0) > 0 })
-    #expect(eventually { log.contains("commands ignored: over 20 a second") })
+    #expect(eventually { log.contains("commands ignored: over the rate limit") })
     let seconds = Date().timeIntervalSince(started) + 1
     let lines = log.lines.withLock { $0.count }
     // Before: 10,000 lines. Now: the burst, 20 a second after it, a refusal report a second.
     #expect(Double(lines) <= 40 + 21 * seconds + seconds + 2, "\(lines) lines in \(seconds)s")
     #expect(queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount)
+  }
+
+  @Test func reconnectingBuysNoMoreCommands() throws {
+    let log = Lines()
+    let probe = try Probe.startOrThrow(
+      program: "probe-reconnects", control: true, sampleInterval: 3600, log: { log.add($0) })
+    defer { probe.stop() }
+    _ = ObservedOperationQueue(name: "target")
+    let started = Date()
+    // Each new connection has a fresh burst of its own; all of them share one budget.
+    for _ in 0..<30 {
+      let v = try RawViewer(unix: probe.path)
+      #expect(v.line() != nil)
+      v.send(String(repeating: #"{"command":"resume","target":"target"}"# + "\n", count: 40))
+      #expect(eventually { (probe.serverStatistics?.viewers ?? 0) >= 1 })
+    }
+    #expect(eventually { log.contains("commands ignored: over the rate limit") })
+    let seconds = Date().timeIntervalSince(started) + 1
+    let applied = log.lines.withLock { $0.filter { $0.hasSuffix("from the viewer") }.count }
+    // Before (per connection only): all 1,200 applied.
+    #expect(Double(applied) <= 80 + 50 * seconds, "\(applied) applied in \(seconds)s")
   }
 
   @Test func distinctQueuesOfOneNameAreDistinctAndSteeredApart() throws {
