@@ -44,6 +44,9 @@ final class ProbeServer: Sendable {
     var start = 0
     var dropped = 0
     var stopping = false
+    /// The queue events among those let go (at most `preambleLimit`): a viewer that comes later
+    /// still learns the queues, their limits and suspensions, before the events kept.
+    var preamble: [Event] = []
   }
   private let state = Mutex(State())
   private let capacity: Int
@@ -266,12 +269,26 @@ final class ProbeServer: Sendable {
 
   private func greet(_ v: Viewer) {
     var o = headerFields
-    let (start, dropped) = state.withLock { ($0.start, $0.dropped) }
-    // Events let go before this viewer came: its story starts later (the board says so).
+    let (start, preamble) = state.withLock { ($0.start, $0.preamble) }
+    // Events let go before this viewer came: its story starts later (the board says so), after
+    // the queue events among them.
     if start > 0 { o["notKept"] = start }
     v.out += Array((ProbeWire.json(o) + "\n").utf8)
+    for event in preamble {
+      v.out += event.jsonLine.utf8
+      v.out.append(10)
+    }
     v.cursor = start
-    _ = dropped
+  }
+
+  /// How many queue events are kept for viewers that come after events were let go.
+  static let preambleLimit = 2_000
+
+  private static func isQueueEvent(_ kind: EventKind) -> Bool {
+    switch kind {
+    case .queueAdded, .queueSuspended, .queueResumed, .queueMaxConcurrent: true
+    default: false
+    }
   }
 
   private func readFrom(_ v: Viewer) {
@@ -450,6 +467,10 @@ final class ProbeServer: Sendable {
       guard taken > 0, s.events.count * 2 >= capacity else { return nil }
       let old = s.events
       s.events = Array(old[taken...])
+      for e in old[..<taken] where Self.isQueueEvent(e.kind) {
+        guard s.preamble.count < Self.preambleLimit else { break }
+        s.preamble.append(e)
+      }
       s.start += taken
       return old
     }

@@ -13,7 +13,9 @@ struct Attach: ParsableCommand {
     abstract: "Watch a running program that started an OpsProbe; with no address, list them.",
     discussion: """
       Probes listen on Unix sockets under $XDG_RUNTIME_DIR/opsview (else /tmp/opsview-UID), \
-      readable by this user only, or on a loopback TCP port when the program asked for one. \
+      readable by this user only (a directory of another user, or open to others, is refused), or \
+      on a loopback TCP port when the program asked for one (the viewer presents the token from \
+      the probe's 0600 file, or OPSVIEW_TOKEN). \
       Steering keys work only if the program enabled control. Given a socket or a program name, \
       the board follows the program: when it exits the board shows "disconnected" and waits for \
       the program to start again, then shows its new run.

@@ -57,7 +57,9 @@ final class ProbeSource: EventSource {
     case .failed(let why): parts = ["error: \(why)"]
     case .refused(let why): parts = ["refused: \(why)"]
     }
-    if notKept > 0 { parts.append("from event \(notKept + 1): earlier ones not kept") }
+    if notKept > 0 {
+      parts.append("from event \(notKept + 1): earlier operations not kept")
+    }
     if dropped > 0 { parts.append("\(dropped) dropped") }
     return parts.joined(separator: ", ")
   }

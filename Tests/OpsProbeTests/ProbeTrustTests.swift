@@ -122,6 +122,55 @@ extension ProbeTests {
     queue.isSuspended = false
   }
 
+  @Test func aViewerThatComesAfterEventsWereLetGoIsToldSo() throws {
+    let probe = try Probe.startOrThrow(
+      program: "probe-late-viewer", sampleInterval: 3600, capacity: 100)
+    defer { probe.stop() }
+    let first = ProbeClient(target: .socket(probe.path), retryInterval: 0.01)
+    defer { first.close() }
+    var taken = 0
+    #expect(
+      eventually {
+        if case .connected = first.drain().status { return true } else { return false }
+      })
+    let queue = ObservedOperationQueue(name: "early")
+    queue.isSuspended = true
+    for i in 0..<150 {
+      let op = BlockOperation {}
+      op.name = "early \(i)"
+      queue.addOperation(op)
+      if i % 20 == 19 {
+        #expect(
+          eventually {
+            taken += first.drain().events.count
+            return taken >= 2 * i + 2
+          })
+      }
+    }
+    #expect(
+      eventually {
+        taken += first.drain().events.count
+        return taken == 302
+      })
+    #expect(probe.dropped == 0)
+    // The first viewer took them all and the buffer let the oldest go: a second viewer starts later
+    // in the story, and its header says how many it will never see; the queue events among them
+    // come first (a board still knows the queues and their state).
+    let late = try RawViewer(unix: probe.path)
+    let header = try ProbeWire.header(Array((late.line() ?? "").utf8))
+    #expect(header.notKept > 0)
+    let queueAdded = late.line() ?? ""
+    #expect(queueAdded.hasPrefix(#"{"seq":1,"#) && queueAdded.contains(#""queue":"early""#))
+    let suspended = late.line() ?? ""
+    #expect(suspended.contains(#""type":"queueSuspended""#), "\(suspended)")
+    queue.isSuspended = true  // reported again: the late viewer sees it after the kept events
+    let next = late.line() ?? ""
+    let seq = next.split(separator: ",").first.flatMap { Int($0.dropFirst(7)) } ?? 0
+    #expect(seq > header.notKept, "\(next)")
+    queue.cancelAllOperations()
+    queue.isSuspended = false
+  }
+
   @Test func aViewerThatNeverReadsCostsBoundedMemory() throws {
     let limits = ProbeServer.Limits(outgoing: 64 << 10)
     let probe = try Probe.startOrThrow(
