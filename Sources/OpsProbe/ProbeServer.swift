@@ -32,6 +32,8 @@ final class ProbeServer: Sendable {
     var allBurst = 80.0
     /// The least time between two refusal reports of any viewers (a report a second a viewer).
     var reportInterval = 0.25
+    /// Tests only: the first N accepts fail with EMFILE, as when the program is out of descriptors.
+    var simulatedAcceptFailures = 0
     /// Encoded bytes waiting for one viewer before the loop stops encoding for it.
     var outgoing = 256 << 10
     /// A TCP viewer must present the token within this many seconds.
@@ -72,6 +74,8 @@ final class ProbeServer: Sendable {
     init(_ burst: Double) { tokens = burst }
   }
   private let shared: Shared
+  /// Accept failures still to simulate (`Limits.simulatedAcceptFailures`), on the loop's thread.
+  private let simulated: Shared
   /// Counters for tests and the README's claims.
   private let stats = Mutex(Stats())
 
@@ -95,6 +99,7 @@ final class ProbeServer: Sendable {
     self.capacity = max(capacity, 1)
     self.limits = limits
     shared = Shared(limits.allBurst)
+    simulated = Shared(Double(limits.simulatedAcceptFailures))
     self.onCommand = onCommand
     self.onRefusal = onRefusal
     headerFields = ProbeWire.headerFields(header)
@@ -216,6 +221,11 @@ final class ProbeServer: Sendable {
   /// loop then waits a moment and tries again: it never stops accepting).
   private func acceptAll(into viewers: inout [Viewer]) -> Bool {
     while true {
+      if simulated.tokens >= 1 {
+        simulated.tokens -= 1
+        stats.withLock { $0.acceptFailures += 1 }
+        return false
+      }
       let fd = accept(listener, nil, nil)
       if fd >= 0 {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -227,6 +227,17 @@ extension ProbeTests {
       })
   }
 
+  @Test func anAcceptThatFailsForLackOfDescriptorsIsTriedAgain() throws {
+    // Before: the accept loop returned on the first failure, and every later viewer waited forever.
+    let probe = try Probe.startOrThrow(
+      program: "probe-emfile", sampleInterval: 3600,
+      limits: ProbeServer.Limits(simulatedAcceptFailures: 3))
+    defer { probe.stop() }
+    let viewer = try RawViewer(unix: probe.path)
+    #expect(viewer.line()?.contains("opsview-probe") == true)
+    #expect(probe.serverStatistics?.acceptFailures == 3)
+  }
+
   @Test func floodsAreRateLimitedAndRefusalsCoalesced() throws {
     let log = Lines()
     let probe = try Probe.startOrThrow(
