@@ -93,7 +93,7 @@ extension StateCause {
       out.appendKey("children")
       DecimalBytes.append(n, to: &out)
     case .noDependencies, .conditionsSatisfied, .skippedMain, .workReturned, .ranDespiteCancel,
-      .observersNotified:
+      .observersNotified, .sampled:
       break
     }
     out.append(UInt8(ascii: "}"))

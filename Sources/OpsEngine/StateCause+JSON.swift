@@ -19,7 +19,7 @@ extension StateCause {
       f += [("by", .string(c.rawValue)), ("checkedAt", .number(t))]
     case .childrenFinished(let n): f.append(("children", .int(n)))
     case .noDependencies, .conditionsSatisfied, .skippedMain, .workReturned, .ranDespiteCancel,
-      .observersNotified:
+      .observersNotified, .sampled:
       break
     }
     return f
@@ -59,6 +59,7 @@ extension StateCause {
     case "ranDespiteCancel": self = .ranDespiteCancel
     case "childrenFinished": self = .childrenFinished(try i("children"))
     case "observersNotified": self = .observersNotified
+    case "sampled": self = .sampled
     default:
       throw DecodingError.dataCorruptedError(
         forKey: Event.Key("kind"), in: c, debugDescription: "unknown cause '\(kind)'")

@@ -40,6 +40,9 @@ public enum StateCause: Sendable, Equatable, Hashable {
   case childrenFinished(Int)
   /// finishing → finished: willFinish observers have run.
   case observersNotified
+  /// Any step a live probe found by reading the operation's flags at a sample (no KVO on Linux):
+  /// the new state is known, its cause and a start's slot are not, so none is invented.
+  case sampled
 
   /// What made room in a queue for a start.
   public enum StartTrigger: Sendable, Equatable, Hashable {
@@ -79,6 +82,7 @@ public enum StateCause: Sendable, Equatable, Hashable {
     case .childrenFinished(let n):
       n == 0 ? "it has no children, so it finishes at once" : "all \(n) of its children finished"
     case .observersNotified: "willFinish observers notified"
+    case .sampled: "seen by sampling"
     }
   }
 
@@ -102,6 +106,7 @@ public enum StateCause: Sendable, Equatable, Hashable {
     case .ranDespiteCancel: "ranDespiteCancel"
     case .childrenFinished: "childrenFinished"
     case .observersNotified: "observersNotified"
+    case .sampled: "sampled"
     }
   }
 }

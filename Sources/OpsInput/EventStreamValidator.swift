@@ -17,7 +17,45 @@ public struct EventStreamValidator: Sendable {
   private var queues = Set<String>()
   private var states: [String: OperationState] = [:]
 
+  /// Events before this point were let go or dropped by the sender (a probe that keeps only what
+  /// its viewers have not taken): see `resume(at:)`.
+  public private(set) var missedSome = false
+
   public init() {}
+
+  /// What to do with an event of a stream that may have missed some (`judge`).
+  public enum Verdict: Sendable, Equatable {
+    case accept
+    /// About an operation or queue added before the gap, or a step that does not follow from the
+    /// one last seen of it: the folds would count it wrongly, so it is left out (and counted).
+    case skip
+    case refuse(String)
+  }
+
+  /// The sender let go of or dropped the events before `seq`: the story goes on from there.
+  public mutating func resume(at seq: Int) {
+    guard seq > count + 1 else { return }
+    count = seq - 1
+    missedSome = true
+  }
+
+  /// `check`, for a stream that may have missed events: once it has, an event the missing ones
+  /// would explain is skipped rather than refused. Times, texts and numbers are judged as ever.
+  public mutating func judge(_ event: borrowing Event) -> Verdict {
+    let seq = event.seq
+    let time = event.time
+    guard let why = check(event) else { return .accept }
+    let explainable = why.hasSuffix(Self.neverAdded) || why.contains(Self.butItIs)
+    guard missedSome, explainable, seq == count + 1, time.isFinite, time >= lastTime,
+      time <= Self.maxSeconds
+    else { return .refuse(why) }
+    count += 1
+    lastTime = time
+    return .skip
+  }
+
+  private static let neverAdded = "was never added"
+  private static let butItIs = ", but it is "
 
   /// The latest time an event may have: the end of the engine's clock.
   public static let maxSeconds = VirtualRuntime.maxSeconds

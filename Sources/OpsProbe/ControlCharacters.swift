@@ -1,8 +1,14 @@
+import OpsInput
+
 /// Names reach the viewer's terminal: the probe reports them made acceptable to the one text policy
 /// (`TextPolicy.acceptableName`), and the viewer refuses a stream that carries a control character
 /// (raw or JSON-escaped), as the recording reader does, then checks every name with the policy.
 enum ControlCharacters {
   static func isControl(_ v: UInt32) -> Bool { v < 0x20 || (0x7f...0x9f).contains(v) }
+
+  /// `name` as the probe reports it: acceptable to the one text policy (no control, bidi or
+  /// invisible character, bounded), so the viewer's validator takes it.
+  static func printable(_ name: String) -> String { TextPolicy.acceptableName(name) }
 
   /// Why `line` cannot be shown: a raw control byte, or a JSON escape of one; nil when it can.
   static func problem(in line: [UInt8]) -> String? {

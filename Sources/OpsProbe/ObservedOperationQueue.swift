@@ -8,19 +8,17 @@ import OpsEngine
 /// cancellation (see `Probe.start(sampleInterval:)`).
 open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
   private let probe: Probe?
-  /// The name the probe reports (see `ProbeRegistry.claimQueueName`): the queue's own, made
-  /// acceptable, or `name #2` when another observed queue has it.
-  private let queueName: String
+  /// The name the probe reports: the queue's own, or `name #N` when another observed queue has it.
+  private var queueName = ""
 
   public init(name: String, maxConcurrent: Int = OperationQueue.defaultMaxConcurrentOperationCount)
   {
-    let probe = Probe.current
-    self.probe = probe
-    queueName = probe?.registry.claimQueueName(name) ?? name
+    probe = Probe.current
     super.init()
     self.name = name
     super.maxConcurrentOperationCount = maxConcurrent
-    probe?.registry.add(queue: self, name: queueName)
+    queueName =
+      probe?.registry.add(queue: self, name: ControlCharacters.printable(name)) ?? name
     probe?.emit(
       .queueAdded(
         queue: queueName, maxConcurrent: maxConcurrent < 0 ? nil : maxConcurrent, suspended: false,
@@ -62,7 +60,7 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
 
   private func report(_ op: Operation, kind: OperationKind, probe: Probe) {
     let deps = op.dependencies.map { probe.registry.reportedName(of: $0) }
-    let name = probe.registry.claimName(for: op)
+    let name = probe.registry.operationName(ControlCharacters.printable(op.name!))
     probe.emit(
       .operationAdded(
         operation: name, queue: queueName, priority: Self.priority(op.queuePriority),

@@ -15,6 +15,12 @@ public final class ProbeClient: Sendable {
     case disconnected(String)
     /// The stream broke the protocol: the message says how. The client stops.
     case failed(String)
+    /// The program refused this viewer (too many viewers, no token, not its user): the message
+    /// says why. The client stops.
+    case refused(String)
+    /// The program stopped its probe or exited, after a last sample: what the board shows is how
+    /// the program ended. (A socket or name target then waits for the program to start again.)
+    case ended
   }
 
   /// An event and the program run it belongs to (1 for the first run the client connected to).
@@ -26,8 +32,9 @@ public final class ProbeClient: Sendable {
   public struct Mail: Sendable {
     public var events: [Received] = []
     public var dropped = 0
-    /// Events of the current run this viewer did not keep: past `maxEventsPerRun` or
-    /// `maxBytesPerRun` it shows the run as it was then, and says how many more came.
+    /// Events of the current run this viewer does not have: let go by the probe before it came
+    /// (taken by earlier viewers), past `maxEventsPerRun` or `maxBytesPerRun`, or about operations
+    /// added before such a gap (`EventStreamValidator.judge`).
     public var notKept = 0
     public var status: Status = .connecting
     /// The program run connected to now (or last), 0 before the first connection.
@@ -72,11 +79,13 @@ public final class ProbeClient: Sendable {
     }
   }
 
-  /// Sends a command to the program; false when not connected.
-  public func send(_ command: Command) -> Bool {
+  /// Sends a command to the program; false when not connected. `operations`: for `cancelAll`,
+  /// the operations a confirmation named (the program cancels only those still unfinished).
+  public func send(_ command: Command, operations: [String]? = nil) -> Bool {
     let fd = socket.withLock { $0 }
     guard fd >= 0 else { return false }
-    return UnixSocket.write(fd, Array((ProbeWire.commandLine(command) + "\n").utf8))
+    return UnixSocket.write(
+      fd, Array((ProbeWire.commandLine(command, operations: operations) + "\n").utf8))
   }
 
   /// Stops reading and looking for the program.
@@ -102,11 +111,24 @@ public final class ProbeClient: Sendable {
   }
 
   /// A socket path, or `HOST:PORT` (a TCP target, or a TCP probe found by its name).
+  /// A TCP probe is sent its token first (from its 0600 file in the probe directory, else
+  /// `OPSVIEW_TOKEN`). A Unix socket of another user is refused (`UnixSocket.connect`).
   private func connect(_ address: String) -> Int32? {
     if !address.contains("/"), case .tcp(let host, let port) = try? ProbeTarget.parse(address) {
-      return try? LoopbackTCP.connect(host: host, port: port)
+      guard let fd = try? LoopbackTCP.connect(host: host, port: port) else { return nil }
+      if let token = ProbeAddress.token(for: address) {
+        _ = UnixSocket.write(fd, Array((ProbeWire.tokenLine(token) + "\n").utf8))
+      }
+      return fd
     }
-    return try? UnixSocket.connect(to: address)
+    do {
+      return try UnixSocket.connect(to: address)
+    } catch let error as ProbeError where error.refused {
+      mail.withLock { $0.status = .refused(error.description) }
+      return nil
+    } catch {
+      return nil
+    }
   }
 
   private func run() {
@@ -137,25 +159,33 @@ public final class ProbeClient: Sendable {
       lost = address
       mail.withLock { $0.status = outcome }
       if case .failed = outcome { return }
+      if case .refused = outcome { return }
       usleep(retry)
     }
   }
 
-  /// Reads one connection. Each event new to the story passes the one validator of outside
-  /// streams (`EventStreamValidator`) before the board may see it; `kept` counts the bytes of the
-  /// story's events kept (see `maxBytesPerRun`).
+  /// Reads one connection. `seen`: the seq of the last event delivered of this story (a
+  /// reconnection skips those). Seqs only go up; a gap is events the probe dropped (it says how
+  /// many) or let go before this viewer came (`notKept`). Each event new to the story passes the
+  /// one validator of outside streams (`EventStreamValidator`) before the board may see it; `kept`
+  /// counts the bytes of the story's events kept (see `maxBytesPerRun`).
   private func read(
     _ fd: Int32, seen: inout Int, story: inout (pid: Int32, started: Double)?,
     validator: inout EventStreamValidator, kept: inout Int
   ) -> Status {
     var reader = LineReader(fd: fd)
     let decoder = JSONDecoder()
+    var ended = false
     switch reader.next() {
     case .closed: return .disconnected("the program closed the connection")
     case .tooLong: return .failed("the first line is longer than 1 MiB: not an opsview probe")
     case .line(let first):
       let header: ProbeWire.Header
-      do { header = try ProbeWire.header(first) } catch { return .failed(error.description) }
+      do {
+        header = try ProbeWire.header(first)
+      } catch {
+        return error.refused ? .refused(error.description) : .failed(error.description)
+      }
       if story == nil || story! != (header.pid, header.started) {
         // Another program run (or the first): a new story, told from its start.
         story = (header.pid, header.started)
@@ -170,12 +200,15 @@ public final class ProbeClient: Sendable {
       mail.withLock {
         $0.status = .connected(header)
         $0.dropped = 0
+        $0.notKept = header.notKept
       }
     }
     var index = 0
+    var last = 0
     while true {
       switch reader.next() {
-      case .closed: return .disconnected("the program exited or closed the probe")
+      case .closed:
+        return ended ? .ended : .disconnected("the program exited or closed the probe")
       case .tooLong: return .failed("a line longer than 1 MiB: not an opsview probe stream")
       case .line(let line):
         if line.isEmpty { continue }
@@ -184,26 +217,38 @@ public final class ProbeClient: Sendable {
         }
         if let event = try? decoder.decode(Event.self, from: Data(line)) {
           index += 1
-          guard index > seen else { continue }
-          guard event.seq == index else {
+          guard event.seq > last else {
             return .failed(
-              "event \(event.seq) arrived where event \(index) was due: the stream is out of order")
+              "event \(event.seq) arrived after event \(last): the stream is out of order")
           }
-          seen = index
+          last = event.seq
+          guard event.seq > seen else { continue }
+          seen = event.seq
           if validator.count >= eventBound || kept + line.count > byteBound {
             // Over the viewer's bound: the run is shown as it was, and the rest counted.
             mail.withLock { $0.notKept += 1 }
             continue
           }
-          if let why = validator.check(event) {
+          // Events the probe let go of or dropped: the story goes on from here.
+          validator.resume(at: event.seq)
+          switch validator.judge(event) {
+          case .accept: kept += line.count
+          case .skip:
+            mail.withLock { $0.notKept += 1 }
+            continue
+          case .refuse(let why):
             return .failed("line \(index + 1), event \(event.seq): \(why)")
           }
-          kept += line.count
           mail.withLock { $0.events.append(Received(run: $0.run, event: event)) }
         } else if let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
           o.count == 1, let dropped = o["dropped"] as? Int, dropped >= 0
         {
           mail.withLock { $0.dropped = dropped }
+        } else if let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+          o.count == 1, o["ended"] as? Bool == true
+        {
+          ended = true
+          mail.withLock { $0.status = .ended }
         } else {
           return .failed(
             "line \(index + 2) is not an event: \(ProbeTarget.visible(String(decoding: line.prefix(80), as: UTF8.self)))"

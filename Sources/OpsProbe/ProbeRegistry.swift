@@ -1,11 +1,12 @@
 import Foundation
 import OpsEngine
-import OpsInput
 import Synchronization
 
 /// The queues and unfinished operations a probe watches. Additions, suspension and limit changes are
 /// reported exactly (the observed queue overrides them); operation states are sampled, because
-/// swift-corelibs-foundation has no KVO and the operations are the program's own objects.
+/// swift-corelibs-foundation has no KVO and the operations are the program's own objects. A sampled
+/// transition says so (cause `sampled`): the probe saw the new state, not why it changed, nor the
+/// slot a start took.
 final class ProbeRegistry: Sendable {
   struct Watched: @unchecked Sendable {
     // Operation is thread-safe for the flags read here.
@@ -19,6 +20,8 @@ final class ProbeRegistry: Sendable {
   private struct Queues: @unchecked Sendable {
     // Weak boxes: the registry must not keep a program's queue alive.
     var byName: [String: WeakQueue] = [:]
+    /// How many queues were given each name: the second `inner` is reported as `inner #2`.
+    var given: [String: Int] = [:]
   }
   private final class WeakQueue: @unchecked Sendable {
     weak var queue: ObservedOperationQueue?
@@ -27,60 +30,13 @@ final class ProbeRegistry: Sendable {
   private let watched = Mutex<[Watched]>([])
   private let queues = Mutex(Queues())
   private let counter = Mutex(0)
-  /// Every operation name reported, so a cancel of one that finished is told from an unknown name.
-  private let reported = Mutex<Set<String>>([])
-  /// Names a stream may carry once only: a program may give two operations (or queues) the same
-  /// name, and the viewer refuses a stream that adds one twice, so the second is reported as
-  /// `name #2`. `unfinished` maps each watched operation to its reported name, for its dependents.
-  private struct Names: @unchecked Sendable {
-    var queues = Set<String>()
-    var nextSuffix: [String: Int] = [:]
-    var unfinished: [ObjectIdentifier: String] = [:]
-  }
-  private let names = Mutex(Names())
-
-  /// A name for a new queue, `wanted` (made acceptable) unless a queue has it already.
-  func claimQueueName(_ wanted: String) -> String {
-    let base = TextPolicy.acceptableName(wanted, fallback: "queue")
-    return names.withLock { n in
-      var name = base
-      while n.queues.contains(name) { name = Self.next(base, &n.nextSuffix) }
-      n.queues.insert(name)
-      return name
-    }
-  }
-
-  /// The name `op` is reported with: its own (made acceptable), unless an operation was reported
-  /// with that name already.
-  func claimName(for op: Operation) -> String {
-    let base = TextPolicy.acceptableName(op.name ?? "unnamed")
-    // Claimed under the lock of the names reported, so two threads cannot take the same one.
-    return reported.withLock { taken in
-      names.withLock { n in
-        var name = base
-        while taken.contains(name) { name = Self.next(base, &n.nextSuffix) }
-        taken.insert(name)
-        n.unfinished[ObjectIdentifier(op)] = name
-        return name
-      }
-    }
-  }
-
-  /// The name a dependency was reported with (while it is watched), else its own made acceptable.
-  func reportedName(of op: Operation) -> String {
-    names.withLock { $0.unfinished[ObjectIdentifier(op)] }
-      ?? TextPolicy.acceptableName(op.name ?? "unnamed")
-  }
-
-  /// `base #2`, `base #3`…: cut so the suffix fits the length bound.
-  private static func next(_ base: String, _ suffixes: inout [String: Int]) -> String {
-    let n = suffixes[base, default: 1] + 1
-    suffixes[base] = n
-    let suffix = " #\(n)"
-    var head = base
-    while head.utf8.count + suffix.utf8.count > TextPolicy.maxNameBytes { head.removeLast() }
-    return head + suffix
-  }
+  /// How many operations were reported under each name, so a cancel of one that finished is told
+  /// from an unknown name, and a second operation named alike is reported as `name #2`.
+  private let reported = Mutex<[String: Int]>([:])
+  /// Watched operations' reported names (the watched list keeps each alive, so the key is its).
+  private let names = Mutex<[ObjectIdentifier: String]>([:])
+  /// One sample at a time (the sampler's and `stop`'s last one), each published whole.
+  private let sampling = Mutex(())
 
   func generatedName(_ kind: String) -> String {
     counter.withLock {
@@ -89,62 +45,92 @@ final class ProbeRegistry: Sendable {
     }
   }
 
-  func add(queue: ObservedOperationQueue, name: String) {
-    queues.withLock { $0.byName[name] = WeakQueue(queue) }
+  /// Registers a queue; returns the name it is reported under: its own, or `name #N` when another
+  /// queue was given the same name (distinct queues are distinct rows, and a command names one).
+  func add(queue: ObservedOperationQueue, name: String) -> String {
+    queues.withLock { q in
+      let n = (q.given[name] ?? 0) + 1
+      q.given[name] = n
+      var unique = n == 1 ? name : "\(name) #\(n)"
+      while q.byName[unique] != nil {
+        q.given[name, default: 0] += 1
+        unique = "\(name) #\(q.given[name]!)"
+      }
+      q.byName[unique] = WeakQueue(queue)
+      return unique
+    }
+  }
+
+  /// The name an operation is reported under: its own, or `name #N` for the Nth of that name.
+  func operationName(_ name: String) -> String {
+    reported.withLock { r in
+      let n = (r[name] ?? 0) + 1
+      r[name] = n
+      var unique = n == 1 ? name : "\(name) #\(n)"
+      while n > 1, r[unique] != nil {
+        r[name, default: 0] += 1
+        unique = "\(name) #\(r[name]!)"
+      }
+      if unique != name { r[unique] = 1 }
+      return unique
+    }
   }
 
   func watch(_ w: Watched) {
     watched.withLock { $0.append(w) }
-    reported.withLock { _ = $0.insert(w.name) }
+    names.withLock { $0[ObjectIdentifier(w.operation)] = w.name }
+  }
+
+  /// The name `op` was reported under while it is watched (a dependency named like another
+  /// operation is `name #2`), else its own name.
+  func reportedName(of op: Operation) -> String {
+    names.withLock { $0[ObjectIdentifier(op)] } ?? ControlCharacters.printable(op.name ?? "unnamed")
   }
 
   /// Reads each watched operation's flags and reports the states it went through since the last
-  /// sample, every step of the path, so the viewer's fold sees the same transitions as for a scenario.
+  /// sample, every step of the path, so the viewer's fold sees the same transitions as for a
+  /// scenario. Within one sample, operations leaving `executing` are reported before any start, so
+  /// the board never counts more executing operations than the queue's limit allows.
   func sample(_ probe: Probe) {
-    // The events are made under the lock and published after it: encoding them there would hold
-    // up the program's `addOperation` (which takes the lock to watch the new operation).
-    var found: [EventKind] = []
-    defer { for kind in found { probe.emit(kind) } }
-    watched.withLock { list in
-      var executing: [String: Int] = [:]
-      for w in list where w.state == .executing { executing[w.queue, default: 0] += 1 }
-      for i in list.indices {
-        let op = list[i].operation
-        let now: OperationState =
-          op.isFinished ? .finished : op.isExecuting ? .executing : op.isReady ? .ready : .pending
-        if op.isCancelled && !list[i].cancelled {
+    sampling.withLock { _ in
+      // The events are made under the lock and published after it: encoding them there would hold
+      // up the program's `addOperation` (which takes the lock to watch the new operation).
+      var found: [EventKind] = []
+      watched.withLock { list in
+        var now: [OperationState] = []
+        now.reserveCapacity(list.count)
+        for w in list {
+          let op = w.operation
+          now.append(
+            op.isFinished ? .finished : op.isExecuting ? .executing : op.isReady ? .ready : .pending
+          )
+        }
+        for i in list.indices where list[i].operation.isCancelled && !list[i].cancelled {
           list[i].cancelled = true
           found.append(.cancelled(operation: list[i].name, errors: [], cause: .command))
         }
-        while list[i].state < now {
-          let from = list[i].state
-          let to = Self.next(after: from)
-          let cause: StateCause
-          switch to {
-          case .ready:
-            cause =
-              list[i].cancelled
-              ? .cancelled(.command)
-              : list[i].dependencies.last.map {
-                .dependencyFinished($0, of: list[i].dependencies.count)
-              } ?? .noDependencies
-          case .executing:
-            executing[list[i].queue, default: 0] += 1
-            cause = .started(
-              queue: list[i].queue, slot: executing[list[i].queue]!,
-              limit: queueLimit(list[i].queue), after: nil)
-          case .finishing: cause = list[i].cancelled ? .skippedMain : .workReturned
-          default: cause = .observersNotified
-          }
-          found.append(.state(operation: list[i].name, from: from, to: to, cause: cause))
-          list[i].state = to
+        // Ends first (were executing, or pass through executing to an end), then the rest.
+        func rank(_ i: Int) -> Int {
+          if list[i].state == .executing { return 0 }
+          if now[i] >= .finishing { return 1 }
+          return 2
         }
+        let order = list.indices.filter { list[$0].state < now[$0] }.sorted {
+          (rank($0), $0) < (rank($1), $1)
+        }
+        for i in order {
+          while list[i].state < now[i] {
+            let from = list[i].state
+            let to = Self.next(after: from)
+            found.append(.state(operation: list[i].name, from: from, to: to, cause: .sampled))
+            list[i].state = to
+          }
+        }
+        let gone = list.filter { $0.state == .finished }.map { ObjectIdentifier($0.operation) }
+        if !gone.isEmpty { names.withLock { n in for id in gone { n[id] = nil } } }
+        list.removeAll { $0.state == .finished }
       }
-      let finished = list.filter { $0.state == .finished }.map { ObjectIdentifier($0.operation) }
-      if !finished.isEmpty {
-        names.withLock { n in for id in finished { n.unfinished[id] = nil } }
-      }
-      list.removeAll { $0.state == .finished }
+      for kind in found { probe.emit(kind) }
     }
   }
 
@@ -158,36 +144,47 @@ final class ProbeRegistry: Sendable {
     }
   }
 
-  private func queueLimit(_ name: String) -> Int? {
-    let n = queues.withLock { $0.byName[name]?.queue?.maxConcurrentOperationCount } ?? -1
-    return n < 0 ? nil : n
-  }
-
-  /// A steering command from the viewer, applied to the program's own objects. Returns what to
-  /// report when it could not be: a cancel too late, or a name the probe never reported.
-  func apply(_ command: Command) -> EventKind? {
+  /// A steering command from the viewer (validated already), applied to the program's own objects.
+  /// Returns what to report besides the command: a cancel too late, a name the probe never
+  /// reported, the named operations of a confirmed `cancelAll` that had finished.
+  func apply(_ request: ProbeWire.Request) -> [EventKind] {
+    let command = request.command
     func queue(_ name: String) -> ObservedOperationQueue? {
       queues.withLock { $0.byName[name]?.queue }
     }
     if let q = command.queueName, queue(q) == nil {
-      return .refused(operation: q, reason: "the program has no observed queue of that name")
+      return [.refused(operation: q, reason: "the program has no observed queue of that name")]
     }
     switch command {
     case .suspend(let q): queue(q)?.isSuspended = true
     case .resume(let q): queue(q)?.isSuspended = false
     case .setMaxConcurrent(let q, let v): queue(q)?.maxConcurrentOperationCount = v ?? -1
-    case .cancelAll(let q): queue(q)?.cancelAllOperations()
-    case .cancel(let name):
-      if let op = watched.withLock({ list in list.first { $0.name == name } })?.operation {
-        op.cancel()
-      } else if reported.withLock({ $0.contains(name) }) {
-        return .cancelTooLate(operation: name)
-      } else {
-        return .refused(
-          operation: name, reason: "the program has no observed operation of that name")
+    case .cancelAll(let q):
+      guard let names = request.operations else {
+        queue(q)?.cancelAllOperations()
+        return []
       }
+      // A confirmed `C`: only the operations the viewer named, those still unfinished.
+      return names.compactMap { cancel($0, in: q) }
+    case .cancel(let name):
+      return cancel(name, in: nil).map { [$0] } ?? []
     }
-    return nil
+    return []
+  }
+
+  /// Cancels the operation reported as `name` (in `queue`, if given) unless it has finished.
+  private func cancel(_ name: String, in queue: String?) -> EventKind? {
+    let found = watched.withLock { list in
+      list.first { $0.name == name && (queue == nil || $0.queue == queue) }
+    }
+    if let op = found?.operation, !op.isFinished {
+      op.cancel()
+      return nil
+    }
+    if found != nil || reported.withLock({ $0[name] != nil }) {
+      return .cancelTooLate(operation: name)
+    }
+    return .refused(operation: name, reason: "the program has no observed operation of that name")
   }
 }
 

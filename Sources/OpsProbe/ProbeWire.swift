@@ -19,13 +19,27 @@ public enum ProbeWire {
     /// When the probe started (seconds since 1970): with the pid, tells a restarted program's new
     /// story from a reconnection to the same one.
     public var started: Double = 0
+    /// Events of the story the probe let go before this viewer connected (taken by earlier viewers).
+    public var notKept = 0
   }
 
-  static func headerLine(_ h: Header) -> String {
-    json([
+  static func headerFields(_ h: Header) -> [String: Any & Sendable] {
+    [
       "format": format, "version": EventFormat.version, "program": h.program, "pid": Int(h.pid),
       "control": h.control, "sampleInterval": h.sampleInterval, "started": h.started,
-    ])
+    ]
+  }
+
+  static func headerLine(_ h: Header) -> String { json(headerFields(h)) }
+
+  /// The token a viewer presents first on a TCP probe: `{"token":"…"}`.
+  static func tokenLine(_ token: String) -> String { json(["token": token]) }
+
+  static func token(_ line: [UInt8]) -> String? {
+    guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+      return nil
+    }
+    return o["token"] as? String
   }
 
   /// The header, or why the first line is not one this viewer can read.
@@ -33,6 +47,11 @@ public enum ProbeWire {
     guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
       o["format"] as? String == format
     else { throw ProbeError("not an opsview probe: the first line is not its header") }
+    if let why = o["refused"] as? String {
+      throw ProbeError(
+        "the program refused this viewer: \(ControlCharacters.printable(String(why.prefix(300))))",
+        refused: true)
+    }
     guard let version = o["version"] as? Int, version == EventFormat.version else {
       throw ProbeError(
         "the probe speaks event format version \(o["version"] ?? "?"); this opsview reads version \(EventFormat.version)"
@@ -42,11 +61,15 @@ public enum ProbeWire {
       program: o["program"] as? String ?? "?", pid: Int32(exactly: o["pid"] as? Int ?? 0) ?? 0,
       control: o["control"] as? Bool ?? false,
       sampleInterval: min(max(o["sampleInterval"] as? Double ?? 0, 0), 3600),
-      started: o["started"] as? Double ?? 0)
+      started: o["started"] as? Double ?? 0,
+      notKept: max(o["notKept"] as? Int ?? 0, 0))
   }
 
-  public static func commandLine(_ c: Command) -> String {
+  /// A command line; `operations`: for `cancelAll`, the operations the viewer named (the probe
+  /// cancels only those).
+  public static func commandLine(_ c: Command, operations: [String]? = nil) -> String {
     var o: [String: Any] = ["command": c.name]
+    if let operations { o["operations"] = operations }
     switch c {
     case .cancel(let op): o["target"] = op
     case .cancelAll(let q), .suspend(let q), .resume(let q): o["target"] = q
@@ -57,18 +80,135 @@ public enum ProbeWire {
     return json(o)
   }
 
-  static func command(_ line: [UInt8]) -> Command? {
-    guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-      let name = o["command"] as? String, let target = o["target"] as? String
-    else { return nil }
-    switch name {
-    case "cancel": return .cancel(operation: target)
-    case "cancelAll": return .cancelAll(queue: target)
-    case "suspend": return .suspend(queue: target)
-    case "resume": return .resume(queue: target)
-    case "maxConcurrent": return .setMaxConcurrent(queue: target, value: o["value"] as? Int)
-    default: return nil
+  /// A viewer's command as the probe read it: the command, and for a confirmed `C` the operations
+  /// the viewer named (only those are cancelled).
+  struct Request: Sendable, Equatable {
+    var command: Command
+    var operations: [String]?
+  }
+
+  /// The largest limit a viewer may set: beyond it a typo, not a decision.
+  static let maxLimit = 10_000
+  /// The longest target a command may name (in Unicode scalars).
+  static let maxTarget = 200
+  /// The most operations a confirmed `cancelAll` may name.
+  static let maxNamed = 1_000
+
+  /// Reads and validates one command line. Nothing that fails here reaches a queue: the reason is
+  /// printable (no control characters of the line are copied into it) and short.
+  static func request(_ line: [UInt8]) -> Result<Request, CommandRefusal> {
+    guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+      return .failure(CommandRefusal(target: "?", reason: "not a JSON object"))
     }
+    guard let name = o["command"] as? String else {
+      return .failure(CommandRefusal(target: "?", reason: "no \"command\" string"))
+    }
+    let target: String
+    switch validName(o["target"], what: "target") {
+    case .success(let t): target = t
+    case .failure(let why): return .failure(CommandRefusal(target: "?", reason: why.text))
+    }
+    func refuse(_ why: String) -> Result<Request, CommandRefusal> {
+      .failure(CommandRefusal(target: target, reason: why))
+    }
+    switch name {
+    case "cancel": return .success(Request(command: .cancel(operation: target)))
+    case "suspend": return .success(Request(command: .suspend(queue: target)))
+    case "resume": return .success(Request(command: .resume(queue: target)))
+    case "cancelAll":
+      guard let raw = o["operations"] else {
+        return .success(Request(command: .cancelAll(queue: target)))
+      }
+      guard let list = raw as? [Any], list.count <= maxNamed else {
+        return refuse("\"operations\" must be a list of at most \(maxNamed) names")
+      }
+      var names: [String] = []
+      for item in list {
+        switch validName(item, what: "an operation") {
+        case .success(let n): names.append(n)
+        case .failure(let why): return refuse(why.text)
+        }
+      }
+      return .success(Request(command: .cancelAll(queue: target), operations: names))
+    case "maxConcurrent":
+      guard let raw = o["value"] else {
+        return refuse(
+          "maxConcurrent needs \"value\": a whole number 0...\(maxLimit), or null for no limit")
+      }
+      if raw is NSNull {
+        return .success(Request(command: .setMaxConcurrent(queue: target, value: nil)))
+      }
+      guard let value = wholeNumber(raw), (0...maxLimit).contains(value) else {
+        return refuse(
+          "maxConcurrent \"value\" must be a whole number 0...\(maxLimit), or null for no limit; got \(describe(raw))"
+        )
+      }
+      return .success(Request(command: .setMaxConcurrent(queue: target, value: value)))
+    default:
+      return .failure(
+        CommandRefusal(
+          target: target,
+          reason:
+            "unknown command \(describe(name)): cancel, cancelAll, suspend, resume or maxConcurrent"
+        ))
+    }
+  }
+
+  /// The command, or nil when the line is not a valid one (see `request`).
+  static func command(_ line: [UInt8]) -> Command? {
+    if case .success(let r) = request(line) { r.command } else { nil }
+  }
+
+  /// A name a viewer sent: a string of 1...maxTarget scalars without control characters.
+  struct Why: Error {
+    let text: String
+  }
+
+  private static func validName(_ raw: Any?, what: String) -> Result<String, Why> {
+    guard let s = raw as? String else { return .failure(Why(text: "\(what) must be a string")) }
+    if s.isEmpty { return .failure(Why(text: "\(what) is empty")) }
+    if s.unicodeScalars.count > maxTarget {
+      return .failure(Why(text: "\(what) is longer than \(maxTarget) characters"))
+    }
+    if s.unicodeScalars.contains(where: { ControlCharacters.isControl($0.value) }) {
+      return .failure(Why(text: "\(what) carries a control character"))
+    }
+    return .success(s)
+  }
+
+  /// An integer given as a JSON number (not a boolean, a string or a fraction).
+  private static func wholeNumber(_ raw: Any) -> Int? {
+    guard let n = raw as? NSNumber, !(raw is String) else { return nil }
+    let d = n.doubleValue
+    guard !isBoolean(n), d.rounded() == d, abs(d) < 1e9 else { return nil }
+    return Int(d)
+  }
+
+  private static func isBoolean(_ n: NSNumber) -> Bool {
+    // JSONSerialization gives booleans as __NSCFBoolean (objCType "c"), numbers as NSNumber.
+    String(cString: n.objCType) == "c" || "\(type(of: n))".contains("Boolean")
+  }
+
+  /// A value as a refusal may quote it: short and printable.
+  static func describe(_ raw: Any) -> String {
+    let text: String
+    if let s = raw as? String {
+      text = "\"" + s + "\""
+    } else if let n = raw as? NSNumber, !isBoolean(n) {
+      text = "\(n)"
+    } else if let n = raw as? NSNumber {
+      text = n.boolValue ? "true" : "false"
+    } else if raw is [Any] {
+      text = "a list"
+    } else if raw is [String: Any] {
+      text = "an object"
+    } else {
+      text = "\(raw)"
+    }
+    let short =
+      text.unicodeScalars.count > 40
+      ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…" : text
+    return ControlCharacters.printable(short)
   }
 
   static func json(_ o: [String: Any]) -> String {
@@ -77,7 +217,18 @@ public enum ProbeWire {
   }
 }
 
+/// Why the probe refused a viewer's command: what it named (printable) and the reason.
+struct CommandRefusal: Error, Sendable, Equatable {
+  var target: String
+  var reason: String
+}
+
 public struct ProbeError: Error, CustomStringConvertible, Sendable {
   public let description: String
-  public init(_ description: String) { self.description = description }
+  /// The program refused the viewer (too many viewers, no token, another user): not a broken stream.
+  public let refused: Bool
+  public init(_ description: String, refused: Bool = false) {
+    self.description = description
+    self.refused = refused
+  }
 }

@@ -50,7 +50,9 @@ enum UnixSocket {
     return fd
   }
 
-  static func connect(to path: String) throws -> Int32 {
+  /// Connects to the probe at `path` and checks who listens there (SO_PEERCRED): a socket of
+  /// another user than `owner` (this user by default) is refused, whatever directory it is in.
+  static func connect(to path: String, owner: uid_t = geteuid()) throws -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure("socket") }
     var addr = try address(path)
@@ -63,6 +65,12 @@ enum UnixSocket {
       let error = Failure("connect \(path)")
       close(fd)
       throw error
+    }
+    guard let uid = PeerCredentials.uid(of: fd), uid == owner else {
+      close(fd)
+      throw ProbeError(
+        "the probe at \(ProbeTarget.visible(path)) is not yours: another user's program listens there",
+        refused: true)
     }
     return fd
   }
@@ -113,5 +121,17 @@ struct LineReader {
       guard n > 0 else { return .closed }
       buffer.append(contentsOf: chunk[..<n])
     }
+  }
+}
+
+/// A file only this user can read, created fresh (never through a link another user left).
+enum PrivateFile {
+  static func write(_ path: String, _ text: String) -> Bool {
+    unlink(path)
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
   }
 }

@@ -71,7 +71,7 @@ func probeWorkloadOnce(_ side: ProbeSide, _ settings: WorkloadSettings) {
     }
     print("\(s) 0")
   case .observed, .viewer:
-    let probe = try! Probe.start(program: "opsview-bench")
+    let probe = Probe.start(program: "opsview-bench")!
     var client: ProbeClient?
     if side == .viewer {
       let c = ProbeClient(target: .socket(probe.path), retryInterval: 0.01)

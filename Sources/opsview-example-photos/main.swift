@@ -13,9 +13,17 @@ func say(_ line: String) {
   FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-// The one line that makes the program visible to `opsview attach`:
-let probe = try Probe.start(program: "photos", control: !readOnly, log: say)
-say("photos: probe at \(probe.path)\(readOnly ? " (read-only)" : "")")
+// `--tcp PORT`: listen on loopback TCP instead of a Unix socket (0: any free port).
+let tcpPort = arguments.firstIndex(of: "--tcp").flatMap { UInt16(arguments[$0 + 1]) }
+
+// The one line that makes the program visible to `opsview attach`. It never throws: when the probe
+// cannot start, it says why through `log` and the program runs on, unobserved.
+let probe = Probe.start(
+  program: "photos", control: !readOnly,
+  transport: tcpPort.map { .tcp(port: $0) } ?? .unixSocket, log: say)
+if let probe {
+  say("photos: probe at \(probe.path)\(readOnly ? " (read-only)" : "")")
+}
 
 final class Downloads: ObservedOperationQueue, @unchecked Sendable {
   override var isSuspended: Bool {
@@ -75,5 +83,5 @@ while batch < batches {
   }
   for _ in 1...4 { shown.wait() }
 }
-probe.stop()
+probe?.stop()
 say("photos: done")

@@ -14,7 +14,9 @@ struct Attach: ParsableCommand {
     abstract: "Watch a running program that started an OpsProbe; with no address, list them.",
     discussion: """
       Probes listen on Unix sockets under $XDG_RUNTIME_DIR/opsview (else /tmp/opsview-UID), \
-      readable by this user only, or on a loopback TCP port when the program asked for one. \
+      readable by this user only (a directory of another user, or open to others, is refused), or \
+      on a loopback TCP port when the program asked for one (the viewer presents the token from \
+      the probe's 0600 file, or OPSVIEW_TOKEN). \
       Steering keys work only if the program enabled control. Given a socket or a program name, \
       the board follows the program: when it exits the board shows "disconnected" and waits for \
       the program to start again, then shows its new run.
@@ -40,6 +42,10 @@ struct Attach: ParsableCommand {
   func run() throws {
     guard let address else {
       let probes = ProbeAddress.running()
+      if let problem = ProbeAddress.directoryProblem {
+        printError("opsview: \(problem)")
+        throw ExitCode(1)
+      }
       if probes.isEmpty {
         print(
           TextPolicy.escaped(
@@ -87,6 +93,10 @@ struct Attach: ParsableCommand {
     let session = BoardSession(title: title, notes: "", makeSource: { source })
     session.theme = display.theme
     try runOnTerminal(board: LiveBoard(session, source), display)
+    if let why = source.refusal {
+      printError("opsview: \(why)")
+      throw ExitCode(1)
+    }
     if let why = source.failure {
       printError("the probe at \(target) sent a stream opsview cannot read: \(why)")
       throw ExitCode(1)
@@ -116,7 +126,7 @@ final class LiveBoard: InteractiveBoard {
     // Paused, the view still looks at the connection now and then (to end on a broken stream).
     session.nextFrameDelay ?? 0.25
   }
-  var hasEnded: Bool { source.failure != nil }
+  var hasEnded: Bool { source.failure != nil || source.refusal != nil }
 }
 
 /// `attach --record FILE`: what the program sends, in the recording format `play --record` writes,

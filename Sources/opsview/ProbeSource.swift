@@ -53,7 +53,14 @@ final class ProbeSource: EventSource {
       parts.append("states sampled \(Int(h.sampleInterval * 1000))ms")
     case .disconnected:
       parts = ["disconnected" + (following.isEmpty ? "" : ", waiting\(following) to restart")]
+    case .ended:
+      // The program stopped its probe (or exited) after a last sample: this is how it ended.
+      parts = ["ended" + (following.isEmpty ? "" : ", waiting\(following) to restart")]
     case .failed(let why): parts = ["error: \(why)"]
+    case .refused(let why): parts = ["refused: \(why)"]
+    }
+    if notKept > 0 {
+      parts.append("from event \(notKept + 1): earlier operations not kept")
     }
     if dropped > 0 { parts.append("\(dropped) dropped") }
     if notKept > 0 {
@@ -68,6 +75,11 @@ final class ProbeSource: EventSource {
   /// The stream broke the protocol: the board should end with this message.
   var failure: String? {
     if case .failed(let why) = status { why } else { nil }
+  }
+
+  /// The program refused this viewer: the board ends with this message.
+  var refusal: String? {
+    if case .refused(let why) = status { why } else { nil }
   }
 
   /// The program's clock (seconds since its probe started): the newest event's time plus the wall
@@ -99,6 +111,13 @@ final class ProbeSource: EventSource {
     if let why = commandRefusal { return .rejected(why) }
     // The program applies it and reports the command and its effects as events.
     return client.send(command) ? .applied : .rejected("the program did not take the command")
+  }
+
+  /// A confirmed `C`: the program cancels only the operations named, those still unfinished.
+  func cancel(named operations: [String], in queue: String) -> CommandOutcome {
+    if let why = commandRefusal { return .rejected(why) }
+    return client.send(.cancelAll(queue: queue), operations: operations)
+      ? .applied : .rejected("the program did not take the command")
   }
 
   func schedule(_ command: Command, at time: Double) {}

@@ -100,4 +100,34 @@ struct AttachEndToEndTests {
     try board.send("q")
     #expect(board.waitFor("exit: 0", timeout: .seconds(30)), "screen:\n\(board.capture())")
   }
+
+  @Test func theEndOfARunIsShownAsItEnded() throws {
+    let (binary, example, runtime) = try Self.setUp()
+    defer { try? FileManager.default.removeItem(atPath: runtime) }
+    let logPath = runtime + "/photos.log"
+    let program = try ChildProcess(
+      [example, "--batches", "1"], environment: ["XDG_RUNTIME_DIR": runtime],
+      outputPath: logPath)
+    defer { program.stop(SIGKILL) }
+    func log() -> String { Self.read(logPath) }
+    try #require(Self.eventually { log().contains("probe at") }, "log:\n\(log())")
+    let board = try TmuxSession(
+      width: 140, height: 40,
+      command: TmuxSession.wrapped(
+        binary, ["attach", "photos"], environment: ["XDG_RUNTIME_DIR": runtime]))
+    try #require(board.waitFor("live", timeout: .seconds(30)), "screen:\n\(board.capture())")
+    #expect(program.waitForExit(timeout: .seconds(60)), "log:\n\(log())")
+    #expect(log().contains("photos: done"))
+    // Before: no last sample, the board kept decode executing and show pending, "disconnected".
+    #expect(board.waitFor("ended", timeout: .seconds(30)), "screen:\n\(board.capture())")
+    let screen = board.capture()
+    // The operations' rows (the log's lines start with a time).
+    let rows = screen.split(separator: "\n").filter { row in
+      ["download", "decode", "show"].contains { row.dropFirst(2).hasPrefix($0 + " photo1-") }
+    }
+    #expect(rows.count == 12, "screen:\n\(screen)")
+    #expect(rows.allSatisfy { $0.contains("finished") }, "screen:\n\(screen)")
+    try board.send("q")
+    #expect(board.waitFor("exit: 0", timeout: .seconds(30)), "screen:\n\(board.capture())")
+  }
 }

@@ -27,6 +27,8 @@ final class ChildProcess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_APPEND | O_CREAT, 0o600)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // Nothing else of the test process: its descriptors would count against the child's limit.
+    if let closeFrom = Spawn.closeFromAction { _ = closeFrom(&actions, 3) }
     Spawn.resetSignals(&attributes)
 
     var variables = ProcessInfo.processInfo.environment

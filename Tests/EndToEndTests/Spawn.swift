@@ -30,9 +30,9 @@ enum Spawn {
   }
 
   /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), declared only under _GNU_SOURCE.
-  private typealias CloseFrom =
+  typealias CloseFrom =
     @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-  private static let closeFromAction: CloseFrom? = {
+  static let closeFromAction: CloseFrom? = {
     guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
     return unsafeBitCast(symbol, to: CloseFrom.self)
   }()

@@ -95,3 +95,47 @@ import Testing
     #expect(csi?.contains("control character U+009B in a queue name") == true)
   }
 }
+
+/// A probe keeps only what its viewers have not taken: a viewer that comes late, or one the probe
+/// dropped events for, gets a story with a gap. What the gap explains is skipped, not refused; what
+/// no gap explains is refused as ever.
+@Suite struct EventStreamValidatorGapTests {
+  func judged(_ events: [(Int, EventKind)]) -> [EventStreamValidator.Verdict] {
+    var validator = EventStreamValidator()
+    return events.map { seq, kind in
+      validator.resume(at: seq)
+      return validator.judge(Event(seq: seq, time: 1, kind: kind))
+    }
+  }
+
+  @Test func eventsAboutWhatCameBeforeTheGapAreSkipped() {
+    let start = EventStreamValidatorTests.start
+    let verdicts = judged([
+      (1, start[0]), (2, start[1]), (3, start[2]),
+      // Events 4–9 were let go: b was added then, and a moved on to ready.
+      (10, .state(operation: "b", from: .pending, to: .ready, cause: .noDependencies)),
+      (11, .state(operation: "a", from: .ready, to: .executing, cause: .noDependencies)),
+      (12, start[1]),
+    ])
+    #expect(verdicts[0...2].allSatisfy { $0 == .accept })
+    #expect(verdicts[3] == .skip)
+    #expect(verdicts[4] == .skip)
+    // Adding a again after the gap is no gap's doing: refused.
+    guard case .refuse = verdicts[5] else {
+      Issue.record("a second operationAdded of a was \(verdicts[5])")
+      return
+    }
+  }
+
+  @Test func withoutAGapNothingIsSkipped() {
+    let start = EventStreamValidatorTests.start
+    let verdicts = judged([
+      (1, start[0]), (2, start[1]),
+      (3, .state(operation: "a", from: .pending, to: .ready, cause: .noDependencies)),
+    ])
+    guard case .refuse = verdicts[2] else {
+      Issue.record("an out-of-step transition without a gap was \(verdicts[2])")
+      return
+    }
+  }
+}

@@ -13,8 +13,7 @@ final class FakeProbe: Sendable {
   init(_ bytes: [UInt8]) throws {
     // Named as a probe of this (live) process: `opsview attach` removes sockets of dead pids.
     path = ProbeAddress.directory + "/fake\(UUID().uuidString.prefix(6))-\(getpid()).sock"
-    try FileManager.default.createDirectory(
-      atPath: ProbeAddress.directory, withIntermediateDirectories: true)
+    _ = try ProbeAddress.privateDirectory()
     listener = try UnixSocket.listen(at: path)
     let listener = listener
     Thread.detachNewThread {
@@ -98,9 +97,11 @@ extension ProbeTests {
     ("a huge line", FakeProbe.header + [UInt8](repeating: 65, count: 3 << 20), "longer than 1 MiB"),
     ("a huge first line", [UInt8](repeating: 123, count: 3 << 20), "longer than 1 MiB"),
     (
+      // A gap is events the probe dropped (it says how many); a seq that goes back is no probe's.
       "events out of order",
       FakeProbe.header
-        + Array((Event(seq: 7, time: 0, kind: .queueSuspended(queue: "q")).jsonLine + "\n").utf8),
+        + Array((Event(seq: 7, time: 0, kind: .queueSuspended(queue: "q")).jsonLine + "\n").utf8)
+        + Array((Event(seq: 3, time: 0, kind: .queueResumed(queue: "q")).jsonLine + "\n").utf8),
       "out of order"
     ),
     ("not JSON", FakeProbe.header + Array("not json {\n".utf8), "line 2 is not an event"),

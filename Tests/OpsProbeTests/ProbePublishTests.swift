@@ -15,7 +15,7 @@ extension ProbeTests {
   }
 
   private func publishedRuntime(control: Bool, log: Lines) throws -> (Probe, LiveRuntime) {
-    let probe = try Probe.start(
+    let probe = try Probe.startOrThrow(
       program: "probe-live-\(control)", control: control, log: { log.add($0) })
     let runtime = LiveRuntime()
     probe.publish(runtime)
@@ -55,7 +55,7 @@ extension ProbeTests {
       seen.has {
         if case .command("suspend", "work", _, .key) = $0 { true } else { false }
       })
-    #expect(log.contains("suspend from the viewer"))
+    #expect(log.contains("suspend work from the viewer"))
     // One stream, one sequence: the runtime's.
     #expect(seen.events.map(\.seq) == Array(1...seen.events.count))
     _ = runtime
@@ -76,7 +76,7 @@ extension ProbeTests {
       }, "\(seen.status)")
     #expect(client.send(.suspend(queue: "work")))
     // The probe says it refused (no waiting on the wall clock for something not to happen).
-    #expect(eventually { log.contains("refused suspend from the viewer: control is off") })
+    #expect(eventually { log.contains("suspend refused: control is off") })
     seen.pull(client)
     #expect(!seen.has { $0 == .queueSuspended(queue: "work") })
     _ = runtime
@@ -86,7 +86,7 @@ extension ProbeTests {
 /// A command the program cannot carry out is reported, not silently dropped.
 extension ProbeTests {
   @Test func cancellingAFinishedOrUnknownOperationIsReported() throws {
-    let probe = try Probe.start(program: "probe-late", control: true, sampleInterval: 0.01)
+    let probe = try Probe.startOrThrow(program: "probe-late", control: true, sampleInterval: 0.01)
     defer { probe.stop() }
     let queue = ObservedOperationQueue(name: "quick")
     let op = BlockOperation {}
@@ -101,7 +101,7 @@ extension ProbeTests {
         return seen.has {
           $0
             == .state(
-              operation: "done soon", from: .finishing, to: .finished, cause: .observersNotified)
+              operation: "done soon", from: .finishing, to: .finished, cause: .sampled)
         }
       })
     #expect(client.send(.cancel(operation: "done soon")))

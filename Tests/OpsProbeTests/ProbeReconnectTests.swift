@@ -8,7 +8,7 @@ import Testing
 extension ProbeTests {
   @Test func theViewerFollowsAProgramThatStartsAgain() throws {
     let name = "probe-again-\(getpid())"
-    var probe = try Probe.start(program: name, sampleInterval: 0.01)
+    var probe = try Probe.startOrThrow(program: name, sampleInterval: 0.01)
     _ = ObservedOperationQueue(name: "first-run")
     let client = ProbeClient(target: .name(name), retryInterval: 0.02)
     defer { client.close() }
@@ -26,14 +26,15 @@ extension ProbeTests {
       })
 
     probe.stop()
+    // A probe that stops says so after its last sample: the viewer shows the program ended.
     #expect(
       eventually {
         pull()
-        if case .disconnected = status { return true } else { return false }
+        return status == .ended
       }, "\(status)")
 
     // The program starts again (here: a new probe in the same process, a new story all the same).
-    probe = try Probe.start(program: name, sampleInterval: 0.01)
+    probe = try Probe.startOrThrow(program: name, sampleInterval: 0.01)
     defer { probe.stop() }
     _ = ObservedOperationQueue(name: "second-run")
     #expect(

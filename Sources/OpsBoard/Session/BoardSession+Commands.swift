@@ -32,9 +32,14 @@ extension BoardSession {
     return op
   }
 
-  /// Runs a command on the engine now, then shows what it caused.
+  /// Runs a command on the engine now, then shows what it caused. To a live program the command is
+  /// only sent: the status says so, and says what the program did when its events arrive
+  /// (`noteReply`), so a cancel that came too late is never shown as done.
   @discardableResult
-  func send(_ command: Command, applied: @autoclosure () -> String) -> CommandOutcome {
+  func send(
+    _ command: Command, applied: @autoclosure () -> String,
+    perform: (() -> CommandOutcome)? = nil
+  ) -> CommandOutcome {
     if replay != nil {
       ui.status = StatusMessage(
         "replaying the past: commands change only the present; Space resumes first", .rejected)
@@ -47,16 +52,56 @@ extension BoardSession {
     // Show everything first, so the command lands after what the user has seen.
     revealAll()
     let after = log.count
-    let outcome = source.perform(command)
+    let outcome = perform?() ?? source.perform(command)
     // Rejected ones too: they are logged, and the rebuilt log must match event for event.
     keyCommands.append(RecordedCommand(after: after, time: source.now, command: command))
-    revealAll()
-    refreshMomentClaims()
+    ui.awaitingReply = nil
     switch outcome {
+    case .applied where source.isLive:
+      ui.status = StatusMessage(
+        "sent to the program: \(command.name) \(command.target)\(command.value.map { " \($0)" } ?? ""); waiting for its answer",
+        .info)
+      ui.awaitingReply = (command, applied())
     case .applied: ui.status = StatusMessage(applied(), .applied)
     case .rejected(let why): ui.status = StatusMessage(why, .rejected)
     }
+    revealAll()
+    refreshMomentClaims()
     return outcome
+  }
+
+  /// The program's answer to the command sent last, read from its events: what it did, or why not.
+  func noteReply(_ event: Event) {
+    guard let (command, applied) = ui.awaitingReply else { return }
+    let target = command.target
+    var answer: StatusMessage?
+    switch (command, event.kind) {
+    case (_, .refused(let o, let why)) where o == target || command.name == "cancelAll":
+      answer = StatusMessage("the program refused \(command.name) \(target): \(why)", .rejected)
+    case (.cancel, .cancelTooLate(let o)) where o == target:
+      answer = StatusMessage(
+        "too late: \(o) had finished when the cancel reached the program; nothing changed",
+        .rejected)
+    case (.cancelAll, .cancelTooLate(let o)):
+      answer = StatusMessage(
+        "\(o) had finished when the cancel reached the program: too late for it", .rejected)
+    case (.cancel, .cancelled(let o, _, _)) where o == target:
+      answer = StatusMessage(applied, .applied)
+    case (.cancelAll(let q), .cancelled(let o, _, _))
+    where model.operation(named: o)?.queue == q:
+      answer = StatusMessage(applied, .applied)
+    case (.suspend(let q), .queueSuspended(let s)) where q == s:
+      answer = StatusMessage(applied, .applied)
+    case (.resume(let q), .queueResumed(let s)) where q == s:
+      answer = StatusMessage(applied, .applied)
+    case (.setMaxConcurrent(let q, _), .queueMaxConcurrent(let s, _)) where q == s:
+      answer = StatusMessage(applied, .applied)
+    default: break
+    }
+    if let answer {
+      ui.status = answer
+      ui.awaitingReply = nil
+    }
   }
 
   /// Decide from everything the engine did: a moment may hold events back (the limit a scripted
@@ -152,7 +197,8 @@ extension BoardSession {
     send(.cancel(operation: name), applied: "cancelled \(name): \(what)")
   }
 
-  /// `C` asks first: cancelling a whole queue cannot be undone.
+  /// `C` asks first: cancelling a whole queue cannot be undone. The question names a set (the
+  /// queue's unfinished operations now); the answer applies to that set only, or asks again.
   func confirmCancelAll() {
     guard let q = currentQueue else {
       ui.status = StatusMessage("no queue selected", .rejected)
@@ -160,12 +206,28 @@ extension BoardSession {
     }
     ui.confirmation = Confirmation(
       question: "cancel every unfinished operation of \(q.name) (\(q.operationCount))?",
-      action: .cancelAll(queue: q.name))
+      action: .cancelAll(queue: q.name, operations: unfinished(in: q.name)))
   }
 
-  func cancelAll(_ queue: String) {
+  /// The queue's operations that have not finished, as the board shows them now.
+  private func unfinished(in queue: String) -> [String] {
+    model.operations.filter { $0.queue == queue && $0.state < .finishing }.map(\.name)
+  }
+
+  func cancelAll(_ queue: String, named: [String]) {
+    showHeldBack()
+    let now = unfinished(in: queue)
+    guard now == named else {
+      // What the question counted has changed (a batch finished, another came): ask again.
+      ui.confirmation = Confirmation(
+        question:
+          "\(queue) changed since you were asked: cancel its \(now.count) unfinished operations now?",
+        action: .cancelAll(queue: queue, operations: now))
+      return
+    }
     send(
       .cancelAll(queue: queue),
-      applied: "cancelAll on \(queue): every unfinished operation in it is cancelled")
+      applied: "cancelAll on \(queue): every unfinished operation in it is cancelled",
+      perform: { self.source.cancel(named: named, in: queue) })
   }
 }

@@ -122,7 +122,7 @@ extension BoardSession {
       return true
     }
     switch c.action {
-    case .cancelAll(let queue): cancelAll(queue)
+    case .cancelAll(let queue, let named): cancelAll(queue, named: named)
     case .restart:
       if let problem = restartFromScenario() {
         // The first line of the loader's report: the status line is one line.

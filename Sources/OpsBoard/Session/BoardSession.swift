@@ -274,6 +274,7 @@ public final class BoardSession: InteractiveBoard {
 
   /// Folds one event into the model and the log.
   func show(_ event: Event) {
+    if ui.awaitingReply != nil { noteReply(event) }
     log.append(liveModel.apply(event))
     history.record(liveModel)
     presentObserver?(.event(event))

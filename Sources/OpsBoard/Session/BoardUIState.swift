@@ -1,3 +1,5 @@
+import OpsEngine
+
 /// A message in the status line: what the last key did, or why it could not.
 public struct StatusMessage: Sendable, Equatable {
   public enum Kind: Sendable, Equatable { case info, applied, rejected }
@@ -13,7 +15,8 @@ public struct StatusMessage: Sendable, Equatable {
 /// A destructive key waiting for y or n in the status line (as k9s asks).
 struct Confirmation {
   enum Action {
-    case cancelAll(queue: String)
+    /// `operations`: the unfinished operations the question counted; a `y` applies to them only.
+    case cancelAll(queue: String, operations: [String])
     case restart
   }
   let question: String
@@ -50,6 +53,9 @@ struct BoardUIState {
   var input: TextInput?
   var confirmation: Confirmation?
   var status: StatusMessage?
+  /// A command sent to a live program, waiting for the program's answer (its events) to say in
+  /// the status line what it did: the board never claims an effect it has not seen.
+  var awaitingReply: (command: Command, applied: String)?
   /// The last key and what it did, in words (the presenter layout shows it).
   var lastKey: KeyEffect?
   /// A key pressed while the screen was below the minimum size: it waited (the small screen says so).

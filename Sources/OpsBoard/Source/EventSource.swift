@@ -32,10 +32,18 @@ public protocol EventSource: AnyObject {
   /// Whether a new story began since the last call (a live program restarted): the board then
   /// starts again over the same source, which delivers the new story to its new subscriber.
   func takeNewStory() -> Bool
+  /// A confirmed `C`: cancels the unfinished operations the confirmation named. A live program
+  /// cancels only those still unfinished when it receives the command (never the next batch).
+  func cancel(named operations: [String], in queue: String) -> CommandOutcome
 }
 
 extension EventSource {
   public var nextEventTime: Double? { nil }
   public var isLive: Bool { false }
   public func takeNewStory() -> Bool { false }
+  /// The engine applies the command at once, on the state the board shows: the queue's
+  /// unfinished operations are the ones named (the board checked before sending).
+  public func cancel(named operations: [String], in queue: String) -> CommandOutcome {
+    perform(.cancelAll(queue: queue))
+  }
 }

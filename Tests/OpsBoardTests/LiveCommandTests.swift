@@ -1,0 +1,124 @@
+import OpsEngine
+import Testing
+
+@testable import OpsBoard
+
+/// Keys on a board over a live program: the board claims no effect before the program's events
+/// show it, and a confirmation applies to what it named.
+@Suite struct LiveCommandTests {
+  /// A running program as the board sees it: events arrive when the test says, commands are only
+  /// sent (the program answers later, with events).
+  final class FakeLiveSource: EventSource {
+    private var handlers: [(Event) -> Void] = []
+    private var events: [Event] = []
+    var sent: [Command] = []
+    var named: [(queue: String, operations: [String])] = []
+
+    func subscribe(_ handler: @escaping (Event) -> Void) {
+      for e in events { handler(e) }
+      handlers.append(handler)
+    }
+    func push(_ kind: EventKind) {
+      let e = Event(seq: events.count + 1, time: Double(events.count) * 0.01, kind: kind)
+      events.append(e)
+      for h in handlers { h(e) }
+    }
+    var label: String? { "live" }
+    var now: Double { events.last?.time ?? 0 }
+    var isIdle: Bool { false }
+    func advance(by seconds: Double) {}
+    func step() -> Bool { true }
+    var commandRefusal: String? { nil }
+    func perform(_ command: Command) -> CommandOutcome {
+      sent.append(command)
+      return .applied
+    }
+    func schedule(_ command: Command, at time: Double) {}
+    var isLive: Bool { true }
+    func cancel(named operations: [String], in queue: String) -> CommandOutcome {
+      named.append((queue, operations))
+      return .applied
+    }
+
+    /// A queue and `names` added to it (pending), as a probe reports them.
+    func add(queue: String, _ names: [String]) {
+      push(.queueAdded(queue: queue, maxConcurrent: 1, suspended: false, qos: .default))
+      for n in names {
+        push(
+          .operationAdded(
+            operation: n, queue: queue, priority: .normal, qos: .default, kind: .plain,
+            dependencies: [], conditions: [], exclusivity: [], work: nil))
+        push(.state(operation: n, from: .initialized, to: .pending, cause: .added(queue: queue)))
+      }
+    }
+
+    func finish(_ n: String) {
+      for (from, to) in [
+        (OperationState.pending, OperationState.ready), (.ready, .executing),
+        (.executing, .finishing), (.finishing, .finished),
+      ] {
+        push(.state(operation: n, from: from, to: to, cause: .sampled))
+      }
+    }
+  }
+
+  private func board() -> (BoardSession, FakeLiveSource) {
+    let source = FakeLiveSource()
+    let s = BoardSession(title: "live", notes: "", makeSource: { source })
+    return (s, source)
+  }
+
+  @Test func aCancelThatArrivesTooLateIsNeverShownAsDone() {
+    let (s, source) = board()
+    source.add(queue: "uploads", ["a"])
+    s.advance(by: 0.1)
+    s.select(operation: "a")
+    // The board still shows it executing; the program finishes it before the cancel arrives.
+    source.push(.state(operation: "a", from: .pending, to: .ready, cause: .sampled))
+    source.push(.state(operation: "a", from: .ready, to: .executing, cause: .sampled))
+    s.advance(by: 0.1)
+    press(s, .character("c"))
+    #expect(source.sent == [.cancel(operation: "a")])
+    // Before: "✓ cancelled a: …" at once, whatever the program did.
+    #expect(s.status?.kind == .info)
+    #expect(s.status?.text.contains("sent to the program") == true, "\(s.status?.text ?? "")")
+    source.push(.command(command: "cancel", target: "a", value: nil, source: .key))
+    source.push(.cancelTooLate(operation: "a"))
+    s.advance(by: 0.1)
+    #expect(s.status?.kind == .rejected)
+    #expect(s.status?.text.contains("too late") == true, "\(s.status?.text ?? "")")
+  }
+
+  @Test func aCancelTheProgramCarriedOutIsShownWhenItsEventArrives() {
+    let (s, source) = board()
+    source.add(queue: "uploads", ["a"])
+    s.advance(by: 0.1)
+    s.select(operation: "a")
+    press(s, .character("c"))
+    source.push(.cancelled(operation: "a", errors: [], cause: .command))
+    s.advance(by: 0.1)
+    #expect(s.status?.kind == .applied)
+    #expect(s.status?.text.contains("cancelled a") == true, "\(s.status?.text ?? "")")
+  }
+
+  @Test func aConfirmationAppliesToWhatItNamedOrAsksAgain() {
+    let (s, source) = board()
+    source.add(queue: "uploads", ["u1", "u2", "u3"])
+    s.advance(by: 0.1)
+    s.select(queue: "uploads")
+    press(s, .character("C"))
+    #expect(s.isConfirming)
+    // Before the answer, that batch finishes and the next one comes.
+    for n in ["u1", "u2", "u3"] { source.finish(n) }
+    source.add(queue: "uploads", ["v1", "v2"])
+    s.advance(by: 0.1)
+    press(s, .character("y"))
+    // Before: cancelAll went out and cancelled the next batch. Now: asked again, nothing sent.
+    #expect(source.sent.isEmpty && source.named.isEmpty)
+    #expect(s.isConfirming)
+    press(s, .character("y"))
+    #expect(source.named.count == 1)
+    #expect(source.named.first?.queue == "uploads")
+    #expect(source.named.first?.operations == ["v1", "v2"])
+  }
+}
