@@ -24,7 +24,8 @@ func runOnTerminal(board: some InteractiveBoard, _ display: DisplayOptions) thro
   try runUntilQuit(board, display)
 }
 
-private func runUntilQuit(_ board: some InteractiveBoard, _ display: DisplayOptions) throws {  // The command runs on the main thread (assumeIsolated checks it); the caller reads the board
+private func runUntilQuit(_ board: some InteractiveBoard, _ display: DisplayOptions) throws {
+  // The command runs on the main thread (assumeIsolated checks it); the caller reads the board
   // after it returns (`play --save-actions`), on that same thread.
   nonisolated(unsafe) let board = board
   let outcome = MainActor.assumeIsolated {
