@@ -47,9 +47,9 @@ enum SampleEvents {
 @Suite struct UntrustedInputEndToEndTests {
   typealias E = SampleEvents
 
-  /// Recordings whose events could not have come from the engine: each used to crash the board
-  /// (a negative count in the queues pane, an index out of range in time travel), the trace's or
-  /// an export's time formatting, or pass unnoticed. Now `replay`, `trace` and every export refuse
+  /// Recordings whose events could not have come from the engine: each would crash a fold (a
+  /// negative count in the queues pane, an index out of range in time travel) or a time
+  /// formatter, or pass unnoticed. `replay`, `trace` and every export refuse
   /// them with the line and the reason, exit 1, and never crash.
   static let inconsistent: [String: ([String], String)] = [
     "repeated": (

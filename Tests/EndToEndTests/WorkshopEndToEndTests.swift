@@ -106,8 +106,7 @@ struct WorkshopEndToEndTests {
   }
 
   /// docs/WORKSHOP.md at the tour's third moment: select login and press s, in the presenter at
-  /// 80×24. A rehearsal found s refused there ("works in the board view") and l then Esc dropping
-  /// the caption.
+  /// 80×24: s acts there, and l then Esc comes back to the caption.
   @Test func atTheToursThirdMomentKeysActInThePresenterAndTheCaptionStays() throws {
     let binary = try #require(OpsviewBinary.path, "run `swift build` first")
     let session = try TmuxSession(

@@ -93,7 +93,7 @@ private func tour(atMoment index: Int, presenting: Bool) throws -> BoardSession 
 }
 
 /// The keys that act on the board or the presenter act the same under a moment's caption, and the
-/// caption stays up (a rehearsal found `s` and `↓` refused there: "works in the board view").
+/// caption stays up: never "works in the board view" while that view is on screen.
 @Suite("Keys at a teaching moment act on the view under its caption")
 struct MomentSteeringTests {
   /// docs/WORKSHOP.md at the tour's third moment, in the presenter: select login, press s twice.

@@ -98,8 +98,7 @@ private struct ReloadError: Error, CustomStringConvertible {
   var description: String { "line 3: broken on purpose" }
 }
 
-/// A rehearsal found the clock playing on, and keys acting, while the board said it needed more
-/// room: nothing of it was on screen.
+/// While the board says it needs more room, nothing of it is on screen: the clock and keys wait.
 @Suite("Below the minimum size the clock holds and keys wait")
 struct TooSmallHoldTests {
   @Test func theClockHoldsKeysWaitAndPlayingGoesOnAsItWasOnceTheSizeIsBack() {

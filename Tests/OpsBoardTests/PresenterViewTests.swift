@@ -128,7 +128,7 @@ struct PresenterMomentTests {
   }
 }
 
-/// A rehearsal found w, g, l or n then Esc left the presenter for the board for good.
+/// w, g, l or n then Esc come back to the presenter, not to the board.
 @Suite("Presenter: the views opened from it return to it")
 struct PresenterReturnTests {
   @Test(arguments: ["w", "g", "l", "n", "t"])

@@ -225,7 +225,7 @@ struct QuizTests {
   }
 
   @Test func aRevealNeverPassesAMoment() {
-    // cancellation: the first `.` used to reveal a start at 6s, past the cancels at 1s, 2.2s, 3s.
+    // cancellation: its first start after 0s is at 6s, past the moments at 1s, 2.5s, 3s and 4s.
     let scenario = Catalog.named("cancellation")!
     let s = momentSession(scenario, paused: true)
     s.setQuiz(true)
