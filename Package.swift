@@ -66,11 +66,14 @@ let package = Package(
     ),
     // The loader under libFuzzer (.ci/fuzz builds it with -sanitize=fuzzer -D FUZZING); otherwise a
     // replayer of inputs (the seed corpus in Fuzz/corpus, crash reproducers).
-    .executableTarget(name: "ScenarioFuzzer", dependencies: ["OpsScenarios"]),
+    .executableTarget(name: "ScenarioFuzzer", dependencies: ["OpsScenarios", "FuzzHarness"]),
+    // The two fuzz targets' shared main: libFuzzer's driver, or a replayer of files.
+    .target(name: "FuzzHarness"),
     // The recording reader under libFuzzer, and what it feeds (exports, the board), the same way:
     // .ci/fuzz builds it instrumented; otherwise a replayer of Fuzz/recordings.
     .executableTarget(
-      name: "RecordingFuzzer", dependencies: ["OpsExport", "OpsBoard", "OpsCells", "OpsEngine"]),
+      name: "RecordingFuzzer",
+      dependencies: ["OpsExport", "OpsBoard", "OpsCells", "OpsEngine", "FuzzHarness"]),
     // Release-build benchmark: live runtime vs Foundation.OperationQueue, virtual runtime throughput,
     // frame rendering, exports, and the probe's overhead (`opsview-bench probe`).
     .executableTarget(
