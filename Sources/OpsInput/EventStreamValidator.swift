@@ -54,6 +54,8 @@ public struct EventStreamValidator: Sendable {
     return .skip
   }
 
+  /// The wording of the two problems a gap explains: `judge` tells them by it, so each is written
+  /// once, here, and used where the problem is found.
   private static let neverAdded = "was never added"
   private static let butItIs = ", but it is "
 
@@ -128,7 +130,8 @@ public struct EventStreamValidator: Sendable {
     case .state(let o, let from, let to, let cause):
       guard let current = states[o] else { return unknown(o) }
       guard from == current else {
-        return "'\(o)' moves from \(from.rawValue) to \(to.rawValue), but it is \(current.rawValue)"
+        return
+          "'\(o)' moves from \(from.rawValue) to \(to.rawValue)\(Self.butItIs)\(current.rawValue)"
       }
       guard Self.isStep(from: from, to: to) else {
         return "'\(o)' cannot move from \(from.rawValue) to \(to.rawValue): "
@@ -204,7 +207,7 @@ public struct EventStreamValidator: Sendable {
 
   private func knownQueue(_ q: String) -> String? {
     queues.contains(q)
-      ? nil : "queue '\(TextPolicy.escaped(q, keepNewlines: false))' was never added"
+      ? nil : "queue '\(TextPolicy.escaped(q, keepNewlines: false))' \(Self.neverAdded)"
   }
 
   private func knownOperation(_ o: String) -> String? {
@@ -212,7 +215,7 @@ public struct EventStreamValidator: Sendable {
   }
 
   private func unknown(_ o: String) -> String {
-    "operation '\(TextPolicy.escaped(o, keepNewlines: false))' was never added"
+    "operation '\(TextPolicy.escaped(o, keepNewlines: false))' \(Self.neverAdded)"
   }
 
   private func name(_ text: String, _ what: String) -> String? {
