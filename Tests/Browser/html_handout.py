@@ -15,7 +15,7 @@ reveals up to the answer; Tab reaches every control; screenshots at 1280x800 and
 a recording whose names are markup, that nothing of theirs runs or becomes an element.
 Exit status 1 with a list of what failed.
 """
-import argparse, json, os, shutil, subprocess, sys, tempfile, time
+import argparse, json, os, re, shutil, subprocess, sys, tempfile, time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -27,6 +27,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--opsview", required=True)
 ap.add_argument("--out", default=tempfile.mkdtemp(prefix="opsview-html-"))
 ap.add_argument("--bench", action="store_true", help="print page sizes, first paint and scrub times")
+ap.add_argument("--why", action="store_true",
+                help="compare the page's why lines with the engine's for every built-in scenario")
 a = ap.parse_args()
 os.makedirs(a.out, exist_ok=True)
 failures = []
@@ -280,6 +282,73 @@ def bench(paths):
         d.quit()
 
 
+WHY_LINE = re.compile(r"^\s+why\s+(\S+)\s+(.*)$")
+EVENT_LINE = re.compile(r"^\s*(\d+\.\d+)\s+(\d+)\s")
+FALLBACK = {"executing": ("executing: nothing holds it",),
+            "finishing": ("finishing: its observers are being told",),
+            "finished": ("finished", "finished (cancelled)", "finished with errors")}
+
+
+def engine_whys(source):
+    """`trace SOURCE --explain`'s why lines, by instant: [(seq of the instant's last event, [(op, why)])].
+    The explainer writes an instant's lines before the first event of the next one."""
+    instants, seq, time, lines = [], 0, None, []
+    for line in opsview("trace", source, "--explain").splitlines():
+        m = WHY_LINE.match(line)
+        if m:
+            lines.append((m.group(1), m.group(2)))
+            continue
+        m = EVENT_LINE.match(line)
+        if m:
+            if time is not None and m.group(1) != time:
+                instants.append((seq, lines))
+                lines = []
+            time, seq = m.group(1), int(m.group(2))
+    instants.append((seq, lines))
+    return instants
+
+
+def why_checks():
+    """For every built-in scenario, at the end of every instant, every operation's why line on the
+    page equals the engine's (the latest line `trace --explain` wrote for it, while it waits; the
+    board's words for what nothing holds once it executes)."""
+    names = [l.split()[0] for l in opsview("list").splitlines() if l.strip()]
+    d = driver(1280, 800)
+    try:
+        for name in names:
+            page = export(name, f"why-{name}.html")
+            d.get("file://" + page)
+            instants = engine_whys(name)
+            result = d.execute_script("""
+              const instants = arguments[0], E = JSON.parse(document.getElementById('run').textContent).events;
+              const at = new Map(); E.forEach((e, i) => at.set(e.seq, i + 1));
+              const expected = {}, wrong = []; let compared = 0;
+              for (const [seq, lines] of instants) {
+                for (const [op, why] of lines) expected[op] = why;
+                const k = seq === 0 ? 0 : at.get(seq);
+                if (k === undefined) { wrong.push(['seq ' + seq + ' is not on the page']); continue; }
+                const shown = opsview.whysAt(k);
+                for (const op in shown) {
+                  const [state, why] = shown[op];
+                  if (state === 'executing' || state === 'finishing' || state === 'finished') continue;
+                  compared++;
+                  if (why !== expected[op] && wrong.length < 8) wrong.push([k, op, state, why, expected[op]]);
+                }
+              }
+              return [compared, wrong];""", instants)
+            compared, wrong = result
+            for w in wrong:
+                check(False, f"{name}: why at event {w}")
+            finals = d.execute_script("return opsview.whysAt(opsview.events)")
+            for op, (state, why) in finals.items():
+                if state in FALLBACK:
+                    check(why in FALLBACK[state], f"{name}: {op} {state}: {why}")
+            print(f"why {name}: {len(instants)} instants, {compared} lines compared", flush=True)
+        check(not console_errors(d), "no console errors while comparing why lines")
+    finally:
+        d.quit()
+
+
 def generated(n):
     """A scenario of n operations on four queues, each depending on one before it."""
     path = os.path.join(a.out, f"generated-{n}.yaml")
@@ -295,7 +364,9 @@ def generated(n):
 
 
 tour = export("tour", "tour.html")
-if a.bench:
+if a.why:
+    why_checks()
+elif a.bench:
     bench([("tour", tour), ("stress", export("stress", "stress.html")),
            ("generated-10000", export(generated(10000), "generated-10000.html"))])
 else:
