@@ -40,6 +40,9 @@ enum HTMLPage {
     th{font-weight:600;color:var(--mute);font-size:.85rem}
     tbody tr{cursor:pointer}
     tr[aria-selected=true]{background:color-mix(in srgb,var(--accent) 18%,transparent)}
+    tr.hover{background:color-mix(in srgb,var(--accent) 9%,transparent)}
+    #sel .why{margin:.3rem 0 0}
+    .pointed{margin:.2rem 0;height:1.4em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
     .st{display:inline-block;padding:0 .35rem;border-radius:3px;color:#000;white-space:nowrap}
     .why{color:var(--mute)}
     .s-initialized{background:var(--s-initialized)}.s-pending{background:var(--s-pending)}
@@ -101,7 +104,7 @@ enum HTMLPage {
     <div id="caption" role="note" aria-live="polite" hidden></div>
     <ol id="chapters"></ol><p class="note" id="nomoments" hidden>This run has no teaching moments.</p></section>
     <section id="ops-section" aria-labelledby="h-ops"><h2 id="h-ops">Operations</h2>
-    <table id="ops" aria-labelledby="h-ops"><thead><tr><th>operation</th><th>queue</th><th>state</th><th>flags</th><th>why</th></tr></thead><tbody></tbody></table>
+    <table id="ops" role="grid" aria-readonly="true" aria-labelledby="h-ops"><thead><tr><th>operation</th><th>queue</th><th>state</th><th>flags</th><th>why</th></tr></thead><tbody></tbody></table>
     <p class="note" id="opsnote"></p></section>
     <section id="side" aria-labelledby="h-sel"><h2 id="h-sel">Selected operation</h2>
     <div id="sel"></div>
@@ -111,7 +114,7 @@ enum HTMLPage {
     <h2>Warnings</h2><ul id="warnings"></ul>
     <h2>Log</h2><ol id="log" aria-label="Latest events"></ol></section>
     <section class="wide" id="quiz" aria-labelledby="h-quiz"><h2 id="h-quiz">Quiz</h2><div id="quizbody"></div></section>
-    <section class="wide" id="timeline-section" aria-labelledby="h-tl"><h2 id="h-tl">Timeline and dependencies</h2><p class="note">Each row is an operation (click to select it), arrows run from a dependency's finish to its dependent's start; the dashed line is the clock.</p><div id="timeline"></div></section>
+    <section class="wide" id="timeline-section" aria-labelledby="h-tl"><h2 id="h-tl">Timeline and dependencies</h2><p class="note">Each row is an operation; arrows run from a dependency's finish to its dependent's start; the dashed line is the clock.</p><p id="pointed" class="pointed"></p><div id="timeline"></div></section>
     </main>
     <p class="note" style="padding:0 1rem">Keys: Space play/pause · . or → next event · , or ← previous · m next moment · M previous · Home/End. Made by <code>opsview export --format html</code>.</p>
 
@@ -290,12 +293,14 @@ enum HTMLPage {
     function renderLog(s){ const ol=$("log"); ol.replaceChildren(); const from=Math.max(0,s.k-8);
       ol.start=from+1; for(let i=from;i<s.k;i++){ const li=el("li",fmt(E[i].time)+"s "+D.log[i]); if(i===s.k-1) li.className="now"; ol.appendChild(li); } }
     function renderSelected(s){ const box=$("sel"), m=$("machine"), p=$("path"); box.replaceChildren(); m.replaceChildren(); p.replaceChildren();
-      if (selected<0){ box.textContent="Click an operation."; return; }
-      const op=ops[selected], st=s.st[selected];
-      box.appendChild(el("strong",op.name)); box.appendChild(document.createTextNode(" on "+op.queue+" ("+op.kind+")"+(op.deps.length?", depends on "+op.deps.map(d=>d[0]).join(", "):"")+(s.can[selected]?", cancelled":"")));
-      const visited=new Set([0]); const trans=stateEv[selected].filter(i=>i<s.k);
+      const shown=selected;
+      if (shown<0){ box.textContent="Click an operation."; return; }
+      const op=ops[shown], st=s.st[shown];
+      box.appendChild(el("strong",op.name)); box.appendChild(document.createTextNode(" on "+op.queue+" ("+op.kind+")"+(op.deps.length?", depends on "+op.deps.map(d=>d[0]).join(", "):"")+(s.can[shown]?", cancelled":"")));
+      if (st>=0){ const w=el("p",null,"why"); w.appendChild(el("strong","why ")); w.appendChild(document.createTextNode(why(s,shown))); box.appendChild(w); }
+      const visited=new Set([0]); const trans=stateEv[shown].filter(i=>i<s.k);
       for(const i of trans) visited.add(SI[E[i].to]);
-      STATES.forEach((name,i)=>{ if(i) m.appendChild(el("span","→","arrow")); const b=el("span",(visited.has(i)&&st>=0?"✓ ":"")+name,"box"+(visited.has(i)&&st>=0?" visited":"")+(i===st?" current":"")); if(i===st) b.setAttribute("aria-current","step"); m.appendChild(b); });
+      STATES.forEach((name,i)=>{ if(i) m.appendChild(el("span","→","arrow")); const b=el("span",(i===st?"● ":visited.has(i)&&st>=0?"✓ ":"")+name,"box"+(visited.has(i)&&st>=0?" visited":"")+(i===st?" current":"")); if(i===st) b.setAttribute("aria-current","step"); m.appendChild(b); });
       m.setAttribute("aria-label","State machine: "+(st<0?"not added yet":"now "+STATES[st]));
       if (st<0) p.appendChild(el("li","not added yet"));
       for(const i of trans) p.appendChild(el("li",fmt(E[i].time)+"s "+E[i].from+" → "+E[i].to+": "+D.causes[i])); }
@@ -324,19 +329,43 @@ enum HTMLPage {
       if(!svg){ box.appendChild(el("p",M?"The timeline is drawn for runs of up to 400 operations.":"No operations.","note")); return null; }
       box.appendChild(document.importNode(svg,true)); const pic=box.querySelector("svg");
       const x0=+pic.dataset.x0, x1=+pic.dataset.x1, end=Math.max(D.end,0.001);
-      for(const g of pic.querySelectorAll("g[data-row]")){ const j=+g.dataset.row; g.style.cursor="pointer";
-        g.addEventListener("click",()=>{ selected=j; render(); }); }
+      // A band behind the selected row and one behind the row pointed at.
+      const band=(fill)=>{ const r=document.createElementNS(pic.namespaceURI,"rect"); r.setAttribute("x","0"); r.setAttribute("width",pic.getAttribute("width")||"100%");
+        r.setAttribute("fill",fill); r.setAttribute("visibility","hidden"); pic.insertBefore(r,pic.firstChild); return r; };
+      const hoverBand=band("#e3f2fd"), selBand=band("#bbdefb");
+      const rows=[...pic.querySelectorAll("g[data-row]")];
+      // The picture is one stop for Tab, a list of its operations: ↑/↓ select, as the pointer does.
+      // Its rows are the options: the picture itself is not one image to a screen reader here.
+      pic.setAttribute("role","none"); pic.removeAttribute("aria-labelledby");
+      box.tabIndex=0; box.setAttribute("role","listbox"); box.setAttribute("aria-label","Timeline of the operations: ↑ and ↓ select one");
+      for(const g of rows){ const j=+g.dataset.row; g.style.cursor="pointer"; g.id="tl-row-"+j; g.setAttribute("role","option");
+        g.setAttribute("aria-label",ops[j]?ops[j].name:"operation "+j); g.setAttribute("aria-selected","false");
+        g.addEventListener("click",()=>{ hover=-1; selected=j; render(); });
+        g.addEventListener("mouseenter",()=>{ hover=j; place(hoverBand,j); renderPointed(); });
+        g.addEventListener("mouseleave",()=>{ if(hover===j){ hover=-1; hoverBand.setAttribute("visibility","hidden"); renderPointed(); } }); }
+      function place(r,j){ const g=pic.querySelector('g[data-row="'+j+'"]'); if(!g){ r.setAttribute("visibility","hidden"); return; }
+        const b=g.getBBox(); r.setAttribute("y",b.y); r.setAttribute("height",b.height); r.setAttribute("visibility","visible"); }
+      box.addEventListener("keydown",e=>{ if(e.key!=="ArrowDown"&&e.key!=="ArrowUp") return;
+        const at=rows.findIndex(g=>+g.dataset.row===selected), next=Math.max(0,Math.min(rows.length-1,at<0?0:at+(e.key==="ArrowDown"?1:-1)));
+        selected=+rows[next].dataset.row; render(); rows[next].scrollIntoView({block:"nearest"}); e.preventDefault(); });
       const now=document.createElementNS(pic.namespaceURI,"line"); now.setAttribute("y1",pic.dataset.top); now.setAttribute("y2",pic.dataset.bottom);
       now.setAttribute("stroke","#d81b60"); now.setAttribute("stroke-width","2"); now.setAttribute("stroke-dasharray","4 3"); pic.appendChild(now);
-      return {now,x:t=>x0+(x1-x0)*t/end,pic}; }
-    let tl=null;
+      return {now,x:t=>x0+(x1-x0)*t/end,pic,box,place,selBand}; }
+    // The operation the pointer is over in the picture: its table row marked, and a line of one
+    // height above the picture with its state and why (nothing moves under the pointer).
+    function renderPointed(){ for(const tr of tbody.rows) tr.classList.toggle("hover",hover>=0&&tr.dataset.op===ops[hover].name);
+      const p=$("pointed"); if(hover<0){ p.textContent=POINT_HINT; return; } const s=seek(k), st=s.st[hover];
+      p.replaceChildren(el("strong",ops[hover].name), document.createTextNode(st<0?": not added yet":": "+STATES[st]+" · "+why(s,hover))); }
+    const POINT_HINT="Point at a row to see what it is doing now; click it (or use ↑/↓ here) to select it.";
+    let tl=null, hover=-1;
     function time(){ return k?E[k-1].time:0; }
     function render(){ const s=seek(k); slider.value=k;
-      $("clock").textContent=fmt(time())+"s · event "+k+"/"+N;
-      renderTable(s); renderQueues(s); renderWarnings(s); renderLog(s); renderSelected(s); renderMoments(); renderQuiz();
+      $("clock").textContent=fmt(time())+"s · event "+k+"/"+N; slider.setAttribute("aria-valuetext","event "+k+" of "+N+", at "+fmt(time())+" seconds");
+      renderTable(s); renderPointed(); renderQueues(s); renderWarnings(s); renderLog(s); renderSelected(s); renderMoments(); renderQuiz();
       if(tl){ const X=tl.x(time()); tl.now.setAttribute("x1",X); tl.now.setAttribute("x2",X);
-        for(const g of tl.pic.querySelectorAll("g.sel")) g.classList.remove("sel");
-        if(selected>=0) for(const g of tl.pic.querySelectorAll('g[data-row="'+selected+'"]')) g.classList.add("sel"); } }
+        for(const g of tl.pic.querySelectorAll("g.sel")){ g.classList.remove("sel"); g.setAttribute("aria-selected","false"); }
+        if(selected>=0) for(const g of tl.pic.querySelectorAll('g[data-row="'+selected+'"]')){ g.classList.add("sel"); g.setAttribute("aria-selected","true"); tl.box.setAttribute("aria-activedescendant",g.id); }
+        tl.place(tl.selBand,selected); } }
     function setK(n){ k=Math.max(0,Math.min(N,n)); }
     function go(n){ quizState=null; setK(n); render(); }
     function nextMoment(){ const m=D.moments.find(m=>m.seq>k); go(m?m.seq:N); }

@@ -192,15 +192,28 @@ def tour_checks(path):
         g.click()
         check(d.find_element(By.ID, "sel").text.startswith("upload"), "a timeline row selects its operation")
         check("sel" in (g.get_attribute("class") or ""), "the selected operation's row is marked in the timeline")
-        # Tab reaches every control.
-        d.execute_script("document.activeElement.blur(); window.scrollTo(0,0)")
-        reached = set()
-        body = d.find_element(By.TAG_NAME, "body")
-        for _ in range(80):
-            press(d, Keys.TAB)
-            reached.add(d.execute_script("const e=document.activeElement; return e.id || (e.dataset && e.dataset.op ? 'row' : e.tagName)"))
-        for want in ["play", "speed", "first", "prevMoment", "back", "step", "nextMoment", "last", "slider", "row", "LI"]:
-            check(want in reached, f"Tab reaches {want}")
+        # Hovering a row of the picture shows that operation's path; leaving it goes back.
+        ActionChains(d).move_to_element(d.find_element(By.CSS_SELECTOR, f'#timeline g[data-row="{row_index - 1}"]')).perform()
+        names = [e["operation"] for e in data["events"] if e["type"] == "operationAdded"]
+        check(d.find_element(By.ID, "pointed").text.startswith(names[row_index - 1] + ": "), "pointing at a timeline row says what it is doing")
+        check("hover" in (d.find_element(By.CSS_SELECTOR, f"#ops tbody tr[data-op='{names[row_index - 1]}']").get_attribute("class") or ""),
+              "pointing at a timeline row marks its table row")
+        ActionChains(d).move_to_element(d.find_element(By.ID, "title")).perform()
+        check(d.find_element(By.ID, "sel").text.startswith("upload"), "pointing does not change the selection")
+        # ↓ in the focused picture selects the next row, and the table follows.
+        d.execute_script("document.getElementById('timeline').focus()")
+        press(d, Keys.ARROW_DOWN)
+        nxt = d.execute_script("return document.querySelector('#timeline g.sel').getAttribute('aria-label')")
+        check(nxt != "upload" and d.find_element(By.ID, "sel").text.startswith(nxt), f"↓ selects the next row ({nxt})")
+        check(d.find_element(By.CSS_SELECTOR, f"#ops tbody tr[data-op='{nxt}']").get_attribute("aria-selected") == "true",
+              "the table follows the picture's selection")
+        # No colour alone: each state is written in its cell, and the current step of the machine too.
+        for tr in d.find_elements(By.CSS_SELECTOR, "#ops tbody tr"):
+            cell = tr.find_element(By.CSS_SELECTOR, "[data-state]")
+            check(cell.get_attribute("data-state") in cell.text, f"the state is written: {cell.text}")
+        current = d.find_element(By.CSS_SELECTOR, "#machine [aria-current]")
+        check(current.text.startswith("●"), f"the current state is marked in text: {current.text}")
+        accessibility_checks(d, data)
         errors = console_errors(d)
         check(not errors, f"no console errors: {errors}")
         d.execute_script("opsview.seek(arguments[0])", data["moments"][0]["seq"])
@@ -218,6 +231,62 @@ def tour_checks(path):
         d.save_screenshot(os.path.join(a.out, "tour-390x844.png"))
     finally:
         d.quit()
+
+
+def accessibility_checks(d, data):
+    """Chromium's accessibility tree, as a screen reader reads it: every control has a role and a
+    name, the operations are a table (or grid), the caption is a live region; and Tab reaches every
+    control (a radio group is one stop: its arrows move within it)."""
+    d.execute_script("opsview.seek(arguments[0])", data["moments"][data["quiz"][0]["stop"]]["seq"])
+    d.execute_script("window.scrollTo(0,0)")
+    nodes = [n for n in d.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"] if not n.get("ignored")]
+
+    def prop(n, name):
+        return next((p["value"].get("value") for p in n.get("properties", []) if p["name"] == name), None)
+
+    def role(n):
+        return (n.get("role") or {}).get("value", "")
+
+    def name(n):
+        return ((n.get("name") or {}).get("value") or "").strip()
+
+    controls = [n for n in nodes if prop(n, "focusable") and role(n) not in ("RootWebArea", "WebArea")]
+    check(len(controls) > 15, f"the tree lists the controls ({len(controls)})")
+    for n in controls:
+        check(role(n) not in ("", "generic", "none", "GenericContainer") and name(n),
+              f"a control has a role and a name: {role(n)} {name(n)!r}")
+    tables = [n for n in nodes if role(n) in ("table", "grid") and name(n) == "Operations"]
+    check(len(tables) == 1, "the operations are exposed as a table or grid named Operations")
+    rows = [n for n in nodes if role(n) == "row"]
+    check(len(rows) >= len(table_states(d)), "each operation is a row of it")
+
+    names = [e["operation"] for e in data["events"] if e["type"] == "operationAdded"]
+    options = [name(n) for n in nodes if role(n) == "option" and name(n) in names]
+    check(sorted(options) == sorted(names), f"the timeline lists every operation as an option: {options}")
+
+    def ax_of(selector):
+        root = d.execute_cdp_cmd("DOM.getDocument", {})["root"]["nodeId"]
+        node = d.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        backend = d.execute_cdp_cmd("DOM.describeNode", {"nodeId": node})["node"]["backendNodeId"]
+        return next((n for n in nodes if n.get("backendDOMNodeId") == backend), None)
+
+    caption = ax_of("#caption")
+    check(caption is not None and prop(caption, "live") in ("polite", "assertive"), "the caption is a live region")
+    clock = ax_of("#clock")
+    check(clock is not None and prop(clock, "live") in ("polite", "assertive"), "the clock is a live region")
+    # Tab from the top, once round the page: every focusable control is reached.
+    want = d.execute_script("""
+      const all = [...document.querySelectorAll('button, select, input, a[href], [tabindex]')]
+        .filter(e => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length);
+      all.forEach((e, i) => e.dataset.tabcheck = e.type === 'radio' ? 'radio:' + e.name : String(i));
+      return [...new Set(all.map(e => e.dataset.tabcheck))];""")
+    d.execute_script("document.activeElement.blur(); window.scrollTo(0,0)")
+    reached = set()
+    for _ in range(len(want) + 10):
+        press(d, Keys.TAB)
+        reached.add(d.execute_script("return document.activeElement.dataset.tabcheck || document.activeElement.tagName"))
+    missed = [w for w in want if w not in reached]
+    check(not missed and len(want) > 15, f"Tab reaches every control ({len(want)}), missed: {missed}")
 
 
 def hostile_checks():
