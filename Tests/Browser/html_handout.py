@@ -11,8 +11,13 @@ Checks, on the tour: no console errors; the states the table shows at several ti
 `opsview trace tour --until T --format jsonl` (the last state event of each operation); `.`, `,`, `m`
 and the arrow keys move as on the board; a moment's caption is shown where the board stops, with
 claims that hold in the table; the quiz scores the engine's answer right and another wrong and
-reveals up to the answer; Tab reaches every control; screenshots at 1280x800 and 390x844; and, on
-a recording whose names are markup, that nothing of theirs runs or becomes an element.
+reveals up to the answer; pointing at and clicking the timeline picture; Chromium's accessibility
+tree (roles, names, the table, live regions) and Tab reaching every control; screenshots at 1280x800
+and 390x844; at every moment of every scenario in docs/WORKSHOP.md's plan (checked against the board
+by WorkshopDocTests), the page asks the board's question and accepts its answers; and, on a
+recording whose names are markup, that nothing of theirs runs or becomes an element.
+With --why: every operation's why line at the end of every instant of every built-in scenario equals
+the engine's (`trace --explain`). With --bench: sizes, first paint and slider steps.
 Exit status 1 with a list of what failed.
 """
 import argparse, json, os, re, shutil, subprocess, sys, tempfile, time
@@ -418,6 +423,52 @@ def why_checks():
         d.quit()
 
 
+def workshop_plan():
+    """docs/WORKSHOP.md's plan, which WorkshopDocTests checks against the board: per scenario, per
+    moment, the question `m` asks there in quiz mode ("—": none) and the answers the engine accepts."""
+    doc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "WORKSHOP.md")
+    plan, name = {}, None
+    for line in open(doc, encoding="utf-8"):
+        m = re.match(r"^#### `([^`]+)`", line)
+        if m:
+            name = m.group(1)
+            plan[name] = []
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if name and line.startswith("| ") and cells[0].isdigit():
+            plan[name].append({"moment": int(cells[0]), "asks": cells[3], "answer": cells[4]})
+    return plan
+
+
+def quiz_checks():
+    """At every moment of every scenario in the workshop's plan, the page asks what the board asks
+    there (or nothing where it asks nothing), and accepts the answers the board accepts."""
+    plan = workshop_plan()
+    check(len(plan) >= 10, f"the workshop plan lists the scenarios ({len(plan)})")
+    d = driver(1280, 800)
+    try:
+        for name, rows in plan.items():
+            page = export(name, f"quiz-{name}.html")
+            d.get("file://" + page)
+            data = d.execute_script("return JSON.parse(document.getElementById('run').textContent)")
+            check(len(data["moments"]) == len(rows), f"{name}: the page has the board's {len(rows)} moments")
+            for row in rows:
+                i = row["moment"] - 1
+                if i >= len(data["moments"]):
+                    continue
+                d.execute_script("opsview.seek(arguments[0])", data["moments"][i]["seq"])
+                legends = d.find_elements(By.CSS_SELECTOR, "#quizbody legend")
+                asked = legends[0].text if legends else "—"
+                check(asked == row["asks"], f"{name} moment {row['moment']}: page asks {asked!r}, board {row['asks']!r}")
+                q = next((q for q in data["quiz"] if q["stop"] == i), None)
+                answer = " or ".join(q["choices"][a] for a in q["accepted"]) if q else "—"
+                check(answer == row["answer"], f"{name} moment {row['moment']}: page accepts {answer!r}, board {row['answer']!r}")
+            print(f"quiz {name}: {len(rows)} moments", flush=True)
+        check(not console_errors(d), "no console errors in the quiz pages")
+    finally:
+        d.quit()
+
+
 def generated(n):
     """A scenario of n operations on four queues, each depending on one before it."""
     path = os.path.join(a.out, f"generated-{n}.yaml")
@@ -440,6 +491,7 @@ elif a.bench:
            ("generated-10000", export(generated(10000), "generated-10000.html"))])
 else:
     tour_checks(tour)
+    quiz_checks()
     hostile_checks()
     print("screenshots in", a.out)
 if failures:

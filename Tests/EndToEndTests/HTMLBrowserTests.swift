@@ -4,8 +4,9 @@ import Testing
 /// The HTML handout in a real browser: `Tests/Browser/html_handout.py` opens
 /// `opsview export tour --format html` in headless Chromium with selenium and drives it like a
 /// learner (no console errors, the table's states at several times equal `trace --until T`, the
-/// keys, a moment's caption and its claims, the quiz scored as on the board, Tab reaching every
-/// control, screenshots at 1280x800 and 390x844). Runs where Chromium, its driver and selenium are
+/// keys, a moment's caption and its claims, the quiz scored as on the board and asked at every
+/// moment of the workshop's plan as the board asks it, the timeline picture, the accessibility tree
+/// and Tab reaching every control, screenshots at 1280x800 and 390x844). Runs where Chromium, its driver and selenium are
 /// installed (.ci/run installs Debian `chromium`, `chromium-driver` and PyPI `selenium`).
 @Suite struct HTMLBrowserTests {
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
