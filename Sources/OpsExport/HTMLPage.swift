@@ -125,6 +125,11 @@ enum HTMLPage {
     (function(){
     const D = JSON.parse(document.getElementById("run").textContent);
     const E = D.events, N = E.length;
+    performance.mark("opsview-parsed");
+    // The engine's words for event i: its cause, and its log line (HTMLHandout.data says how).
+    function cause(i){ const c=D.causes[i]; return c?D.texts[c-1]:""; }
+    function logLine(i){ const v=D.log[i], e=E[i]; if(typeof v==="string") return v;
+      return v===0?e.operation+": "+e.from+" → "+e.to+": "+cause(i):e.operation+": "+D.texts[v-1]; }
     const STATES = ["initialized","pending","evaluatingConditions","ready","executing","finishing","finished"];
     const SI = {}; STATES.forEach((s,i)=>SI[s]=i);
     const GLYPH = ["·","…","?","◇","▶","◆","✓"];
@@ -144,6 +149,7 @@ enum HTMLPage {
       if (e.type==="state" && opIx.has(e.operation)) stateEv[opIx.get(e.operation)].push(i);
     }
     const M = ops.length, Q = queues.length;
+    performance.mark("opsview-indexed");
     // The fold (docs/EVENTS.md) over typed arrays, with checkpoints so the slider can go back fast.
     // It keeps what Projection.whyWaiting reads: per operation its state, flags, lock wait, start
     // time and conditions; per queue its limit and suspension; lock holders and cycles.
@@ -291,7 +297,7 @@ enum HTMLPage {
       if(!s.warn.length){ ul.appendChild(el("li","none yet","note")); return; }
       for (const i of s.warn.slice(-12)) ul.appendChild(el("li","⚠ "+fmt(E[i].time)+"s "+E[i].subject+": "+E[i].message,"warn")); }
     function renderLog(s){ const ol=$("log"); ol.replaceChildren(); const from=Math.max(0,s.k-8);
-      ol.start=from+1; for(let i=from;i<s.k;i++){ const li=el("li",fmt(E[i].time)+"s "+D.log[i]); if(i===s.k-1) li.className="now"; ol.appendChild(li); } }
+      ol.start=from+1; for(let i=from;i<s.k;i++){ const li=el("li",fmt(E[i].time)+"s "+logLine(i)); if(i===s.k-1) li.className="now"; ol.appendChild(li); } }
     function renderSelected(s){ const box=$("sel"), m=$("machine"), p=$("path"); box.replaceChildren(); m.replaceChildren(); p.replaceChildren();
       const shown=selected;
       if (shown<0){ box.textContent="Click an operation."; return; }
@@ -303,7 +309,7 @@ enum HTMLPage {
       STATES.forEach((name,i)=>{ if(i) m.appendChild(el("span","→","arrow")); const b=el("span",(i===st?"● ":visited.has(i)&&st>=0?"✓ ":"")+name,"box"+(visited.has(i)&&st>=0?" visited":"")+(i===st?" current":"")); if(i===st) b.setAttribute("aria-current","step"); m.appendChild(b); });
       m.setAttribute("aria-label","State machine: "+(st<0?"not added yet":"now "+STATES[st]));
       if (st<0) p.appendChild(el("li","not added yet"));
-      for(const i of trans) p.appendChild(el("li",fmt(E[i].time)+"s "+E[i].from+" → "+E[i].to+": "+D.causes[i])); }
+      for(const i of trans) p.appendChild(el("li",fmt(E[i].time)+"s "+E[i].from+" → "+E[i].to+": "+cause(i))); }
     function momentAt(k){ for(let i=D.moments.length-1;i>=0;i--) if(D.moments[i].seq===k) return i; return -1; }
     function renderMoments(){ const ol=$("chapters"), mi=momentAt(k);
       [...ol.children].forEach((li,i)=>{ li.className=i===mi?"current":""; if(i===mi) li.setAttribute("aria-current","step"); else li.removeAttribute("aria-current"); });
@@ -343,14 +349,16 @@ enum HTMLPage {
         g.addEventListener("click",()=>{ hover=-1; selected=j; render(); });
         g.addEventListener("mouseenter",()=>{ hover=j; place(hoverBand,j); renderPointed(); });
         g.addEventListener("mouseleave",()=>{ if(hover===j){ hover=-1; hoverBand.setAttribute("visibility","hidden"); renderPointed(); } }); }
-      function place(r,j){ const g=pic.querySelector('g[data-row="'+j+'"]'); if(!g){ r.setAttribute("visibility","hidden"); return; }
-        const b=g.getBBox(); r.setAttribute("y",b.y); r.setAttribute("height",b.height); r.setAttribute("visibility","visible"); }
+      // Each row's box, read once: getBBox after a change lays the whole page out again.
+      const boxes=new Map(rows.map(g=>{ const b=g.getBBox(); return [+g.dataset.row,[b.y,b.height]]; }));
+      function place(r,j){ const b=boxes.get(j); if(!b){ r.setAttribute("visibility","hidden"); return; }
+        r.setAttribute("y",b[0]); r.setAttribute("height",b[1]); r.setAttribute("visibility","visible"); }
       box.addEventListener("keydown",e=>{ if(e.key!=="ArrowDown"&&e.key!=="ArrowUp") return;
         const at=rows.findIndex(g=>+g.dataset.row===selected), next=Math.max(0,Math.min(rows.length-1,at<0?0:at+(e.key==="ArrowDown"?1:-1)));
         selected=+rows[next].dataset.row; render(); rows[next].scrollIntoView({block:"nearest"}); e.preventDefault(); });
       const now=document.createElementNS(pic.namespaceURI,"line"); now.setAttribute("y1",pic.dataset.top); now.setAttribute("y2",pic.dataset.bottom);
       now.setAttribute("stroke","#d81b60"); now.setAttribute("stroke-width","2"); now.setAttribute("stroke-dasharray","4 3"); pic.appendChild(now);
-      return {now,x:t=>x0+(x1-x0)*t/end,pic,box,place,selBand}; }
+      return {now,x:t=>x0+(x1-x0)*t/end,pic,box,place,selBand,shown:-2}; }
     // The operation the pointer is over in the picture: its table row marked, and a line of one
     // height above the picture with its state and why (nothing moves under the pointer).
     function renderPointed(){ for(const tr of tbody.rows) tr.classList.toggle("hover",hover>=0&&tr.dataset.op===ops[hover].name);
@@ -363,9 +371,10 @@ enum HTMLPage {
       $("clock").textContent=fmt(time())+"s · event "+k+"/"+N; slider.setAttribute("aria-valuetext","event "+k+" of "+N+", at "+fmt(time())+" seconds");
       renderTable(s); renderPointed(); renderQueues(s); renderWarnings(s); renderLog(s); renderSelected(s); renderMoments(); renderQuiz();
       if(tl){ const X=tl.x(time()); tl.now.setAttribute("x1",X); tl.now.setAttribute("x2",X);
-        for(const g of tl.pic.querySelectorAll("g.sel")){ g.classList.remove("sel"); g.setAttribute("aria-selected","false"); }
-        if(selected>=0) for(const g of tl.pic.querySelectorAll('g[data-row="'+selected+'"]')){ g.classList.add("sel"); g.setAttribute("aria-selected","true"); tl.box.setAttribute("aria-activedescendant",g.id); }
-        tl.place(tl.selBand,selected); } }
+        if(tl.shown!==selected){ tl.shown=selected;
+          for(const g of tl.pic.querySelectorAll("g.sel")){ g.classList.remove("sel"); g.setAttribute("aria-selected","false"); }
+          if(selected>=0) for(const g of tl.pic.querySelectorAll('g[data-row="'+selected+'"]')){ g.classList.add("sel"); g.setAttribute("aria-selected","true"); tl.box.setAttribute("aria-activedescendant",g.id); }
+          tl.place(tl.selBand,selected); } } }
     function setK(n){ k=Math.max(0,Math.min(N,n)); }
     function go(n){ quizState=null; setK(n); render(); }
     function nextMoment(){ const m=D.moments.find(m=>m.seq>k); go(m?m.seq:N); }

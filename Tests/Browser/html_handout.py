@@ -333,25 +333,38 @@ def hostile_checks():
 def bench(paths):
     d = driver(1280, 800)
     try:
+        # A first page warms the browser up: a learner's browser is already running.
+        d.get("file://" + paths[0][1])
         for name, path in paths:
             d.get("file://" + path)
-            paint = d.execute_script(
-                "const p = performance.getEntriesByName('first-contentful-paint')[0] || performance.getEntriesByType('paint')[0];"
-                "return p ? p.startTime : null")
+            # The paint entries come a frame after the load: wait for them.
+            paint = d.execute_async_script("""
+              const done = arguments[arguments.length - 1], t0 = performance.now();
+              (function poll() {
+                const p = performance.getEntriesByName('first-contentful-paint')[0] || performance.getEntriesByType('paint')[0];
+                if (p || performance.now() - t0 > 3000) done(p ? p.startTime : null); else requestAnimationFrame(poll);
+              })();""")
             load = d.execute_script("const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd")
             ready = d.execute_script("const m = performance.getEntriesByName('opsview-ready')[0]; return m ? m.startTime : null")
+            marks = d.execute_script("return ['opsview-parsed', 'opsview-indexed'].map(n => (performance.getEntriesByName(n)[0] || {}).startTime)")
             t0 = time.time()
             while not d.execute_script("return opsview.folded()") and time.time() - t0 < 30:
                 time.sleep(0.05)
             folded = time.time() - t0
             steps = d.execute_script("""
               const n = opsview.events, times = []; let x = 12345;
-              for (let i = 0; i < 30; i++) { x = (x * 1103515245 + 12345) % 2147483648;
+              for (let i = 0; i < 100; i++) { x = (x * 1103515245 + 12345) % 2147483648;
                 const t0 = performance.now(); opsview.seek(x % (n + 1)); times.push(performance.now() - t0); }
-              times.sort((a, b) => a - b); return [times[15], times[29]];""")
-            print(json.dumps({"page": name, "bytes": os.path.getsize(path), "first_paint_ms": paint, "table_drawn_ms": round(ready, 1), "checkpoints_after_s": round(folded, 2),
+              times.sort((a, b) => a - b); return [times[50], times[95], times[99]];""")
+            print(json.dumps({"page": name, "bytes": os.path.getsize(path), "first_paint_ms": paint, "table_drawn_ms": round(ready, 1), "json_parsed_ms": round(marks[0] or 0, 1), "indexed_ms": round(marks[1] or 0, 1), "checkpoints_after_s": round(folded, 2),
                               "load_ms": round(load, 1), "scrub_median_ms": round(steps[0], 1),
-                              "scrub_max_ms": round(steps[1], 1), "console_errors": len(console_errors(d))}), flush=True)
+                              "scrub_p95_ms": round(steps[1], 1), "scrub_max_ms": round(steps[2], 1), "console_errors": len(console_errors(d))}), flush=True)
+            # The issue's budgets: the tour under 200 KB; open (table drawn) under 1 s; a slider step
+            # under 50 ms (95 of 100 random steps). Over budget is reported, not asserted: timings
+            # here depend on what else the machine is doing.
+            over = [w for w, bad in [("size", name == "tour" and os.path.getsize(path) >= 200_000),
+                                     ("open", ready >= 1000), ("step", steps[1] >= 50)] if bad]
+            print(f"budget {name}: " + ("within" if not over else "OVER: " + ", ".join(over)), flush=True)
     finally:
         d.quit()
 
