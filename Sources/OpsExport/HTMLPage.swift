@@ -103,6 +103,7 @@ enum HTMLPage {
     <section class="wide" id="moment-section" aria-labelledby="h-moment"><h2 id="h-moment">Moments</h2>
     <div id="caption" role="note" aria-live="polite" hidden></div>
     <ol id="chapters"></ol><p class="note" id="nomoments" hidden>This run has no teaching moments.</p></section>
+    <section class="wide" id="quiz" aria-labelledby="h-quiz"><h2 id="h-quiz">Quiz</h2><div id="quizbody"></div></section>
     <section id="ops-section" aria-labelledby="h-ops"><h2 id="h-ops">Operations</h2>
     <table id="ops" role="grid" aria-readonly="true" aria-labelledby="h-ops"><thead><tr><th>operation</th><th>queue</th><th>state</th><th>flags</th><th>why</th></tr></thead><tbody></tbody></table>
     <p class="note" id="opsnote"></p></section>
@@ -113,8 +114,7 @@ enum HTMLPage {
     <h2>Queues</h2><table id="queues"><thead><tr><th>queue</th><th>limit</th><th>suspended</th><th>executing</th></tr></thead><tbody></tbody></table>
     <h2>Warnings</h2><ul id="warnings"></ul>
     <h2>Log</h2><ol id="log" aria-label="Latest events"></ol></section>
-    <section class="wide" id="quiz" aria-labelledby="h-quiz"><h2 id="h-quiz">Quiz</h2><div id="quizbody"></div></section>
-    <section class="wide" id="timeline-section" aria-labelledby="h-tl"><h2 id="h-tl">Timeline and dependencies</h2><p class="note">Each row is an operation; arrows run from a dependency's finish to its dependent's start; the dashed line is the clock.</p><p id="pointed" class="pointed"></p><div id="timeline"></div></section>
+        <section class="wide" id="timeline-section" aria-labelledby="h-tl"><h2 id="h-tl">Timeline and dependencies</h2><p class="note">Each row is an operation; arrows run from a dependency's finish to its dependent's start; the dashed line is the clock.</p><p id="pointed" class="pointed"></p><div id="timeline"></div></section>
     </main>
     <p class="note" style="padding:0 1rem">Keys: Space play/pause · . or → next event · , or ← previous · m next moment · M previous · Home/End. Made by <code>opsview export --format html</code>.</p>
 
@@ -268,7 +268,8 @@ enum HTMLPage {
     function fmt(t){ return (Math.round(t*1000)/1000).toString(); }
     // The page.
     $("title").textContent = D.title || D.id;
-    $("lesson").textContent = D.lesson;
+    // The lesson's `code` spans, as in the captions.
+    $("lesson").replaceChildren(...rich("span",D.lesson).childNodes);
     const slider=$("slider"); slider.max=N;
     let k=0, selected = M?0:-1, playing=false, quizState=null;
     const LIMIT = 300;
@@ -325,10 +326,12 @@ enum HTMLPage {
         b.appendChild(el("p",qs.q.explanation)); const close=el("button","Continue"); close.onclick=()=>{quizState=null;render();}; b.appendChild(close); return; }
       if(!q){ b.appendChild(el("p","Go to a moment (m) to be asked what happens next.","note")); return; }
       const fs=el("fieldset"); fs.appendChild(el("legend",q.prompt));
-      q.choices.forEach((c,i)=>{ const l=el("label"); const r=el("input"); r.type="radio"; r.name="choice"; r.value=String(i); if(i===0) r.checked=true; l.appendChild(r); l.appendChild(document.createTextNode(" "+c)); fs.appendChild(l); fs.appendChild(el("br")); });
+      q.choices.forEach((c,i)=>{ const l=el("label"); const r=el("input"); r.type="radio"; r.name="choice"; r.value=String(i); l.appendChild(r); l.appendChild(document.createTextNode(" "+c)); fs.appendChild(l); fs.appendChild(el("br")); });
       b.appendChild(fs); const go=el("button","Reveal"); go.id="reveal";
-      go.onclick=()=>{ const picked=+(fs.querySelector("input:checked")||{value:0}).value; quizState={q,picked}; setK(q.revealAt); const i=opIx.get(q.focus); if(i!==undefined) selected=i; render(); };
-      b.appendChild(go); }
+      // Nothing is chosen for the learner: Reveal asks for a prediction first.
+      const ask=el("span","","note"); ask.setAttribute("role","status");
+      go.onclick=()=>{ const chosen=fs.querySelector("input:checked"); if(!chosen){ ask.textContent=" Choose an answer first: predict, then reveal."; return; } const picked=+chosen.value; quizState={q,picked}; setK(q.revealAt); const i=opIx.get(q.focus); if(i!==undefined) selected=i; render(); };
+      b.appendChild(go); b.appendChild(ask); }
     // Timeline: the SVG export's picture (from the <template>), its rows selecting operations, with
     // a line at the clock.
     function buildTimeline(){ const box=$("timeline"), tpl=$("picture"), svg=tpl.content.querySelector("svg");
