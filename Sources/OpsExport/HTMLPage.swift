@@ -365,7 +365,7 @@ enum HTMLPage {
     // The operation the pointer is over in the picture: its table row marked, and a line of one
     // height above the picture with its state and why (nothing moves under the pointer).
     function renderPointed(){ for(const tr of tbody.rows) tr.classList.toggle("hover",hover>=0&&tr.dataset.op===ops[hover].name);
-      const p=$("pointed"); if(hover<0){ p.textContent=POINT_HINT; return; } const s=seek(k), st=s.st[hover];
+      const p=$("pointed"); if(hover<0){ p.textContent=tl?POINT_HINT:""; return; } const s=seek(k), st=s.st[hover];
       p.replaceChildren(el("strong",ops[hover].name), document.createTextNode(st<0?": not added yet":": "+STATES[st]+" · "+why(s,hover))); }
     const POINT_HINT="Point at a row to see what it is doing now; click it (or use ↑/↓ here) to select it.";
     let tl=null, hover=-1;
