@@ -194,9 +194,10 @@ enum HTMLPage {
     // what nothing holds (BoardRenderer.explanation), word for word. The page folds events rather
     // than embedding the engine's lines because those lines name what executes and what is ahead in
     // line, so they change for many operations at every start: embedded, they would be several
-    // times the size of the events on a large run. Tests/Browser/html_handout.py --why compares
-    // this, for every operation at every event time of every built-in scenario, with the engine's
-    // lines (`opsview trace --explain`).
+    // times the size of the events on a large run. Two tests hold it to the engine's words:
+    // Tests/Browser/html_handout.py --why, for every operation at the end of every instant of every
+    // built-in scenario, against `opsview trace --explain`; HTMLWhyLinesTests, after every event of
+    // the smaller ones (between instants too), against Projection.whyWaiting.
     const NAMED_DEPS = 8, IN_LINE = 8;
     // What each queue executes (in the order they started) and its first ready operations in the
     // order Foundation starts them (highest priority first, FIFO within one), once per position.
