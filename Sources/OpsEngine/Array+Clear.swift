@@ -1,3 +1,5 @@
+import OpsEvents
+
 extension Array {
   /// Empties the array and keeps its room, element by element from the end. For the engine's
   /// per-step lists of one or two elements this is a few instructions an element, where

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// An array kept in fixed-size chunks, each copied on write by itself: a copy of the whole shares
 /// every chunk until that chunk is written. The board keeps copies of the projection as time-travel
 /// checkpoints; with one flat array each checkpoint held its own copy of every operation's record

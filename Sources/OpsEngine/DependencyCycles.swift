@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Dependency cycles, found as edges are linked. Adding "a depends on b" closes a cycle exactly when
 /// a is reachable from b along dependencies. The search runs from both ends at once (forward from b along
 /// dependencies, backward from a along dependents), always widening the side whose next step looks at

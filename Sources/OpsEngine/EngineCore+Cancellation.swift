@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Cancellation. Foundation (`Sources/Foundation/Operation.swift`, `cancel()`): a waiting operation is
 /// ready at once so its queue can start it, skip main() and finish it; an executing one only has its
 /// flag set and its work decides. ProcedureKit (`Procedure.swift`, `cancel(with:)`): the errors given

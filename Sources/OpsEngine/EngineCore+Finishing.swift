@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// executing → finishing → finished, groups and produced operations.
 ///
 /// References: swift-corelibs-foundation `Sources/Foundation/Operation.swift` (`_finish`: dependents are
@@ -89,7 +91,7 @@ extension EngineCore {
 
   func startGroup(_ group: OperationRecord) {
     let inner = addQueueRecord(
-      QueueSpec(name: Self.innerQueueName(of: group.name), qos: queues[group.queue!].qos))
+      QueueSpec(name: GroupQueueName.inner(of: group.name), qos: queues[group.queue!].qos))
     group.innerQueue = inner.id
     for name in group.spec.children {
       guard let child = operation(named: name) else { continue }

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// pending → evaluatingConditions → (exclusivity lock) → ready. An operation with conditions or
 /// exclusivity categories (a `MutuallyExclusive` condition in ProcedureKit) goes through
 /// `evaluatingConditions`, and waits there for its lock; one with neither, or cancelled, goes

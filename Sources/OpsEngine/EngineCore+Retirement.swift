@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Forgetting finished operations (the live runtime's retention): a long-running program sends
 /// millions of operations through its queues, and a record of each kept forever is memory without
 /// bound. A retired operation's name is forgotten (lookups and commands say so) and its record is

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// ready → executing: Foundation's `_schedule` (swift-corelibs-foundation
 /// `Sources/Foundation/Operation.swift`): barriers first, then priorities from veryHigh to veryLow, FIFO
 /// within each, until no slot is left; a suspended queue starts nothing.

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// What the state machine needs from a runtime: a clock, a way to run work and evaluate conditions,
 /// and timers. Hosts must not call back into the core synchronously from these methods.
 protocol EngineHost: AnyObject {
@@ -218,7 +220,7 @@ final class EngineCore {
       throw EngineError.invalidNumber(
         "maxConcurrent of queue '\(spec.name)' is \(m): it must be 0 or more (nil for no limit)")
     }
-    if let group = Self.groupOwning(queueName: spec.name), let g = operation(named: group),
+    if let group = GroupQueueName.group(owning: spec.name), let g = operation(named: group),
       g.kind == .group
     {
       throw EngineError.reservedQueueName(spec.name, group: group)
@@ -239,10 +241,6 @@ final class EngineCore {
   }
 
   /// The inner queue of group `g` is named `g.children`.
-  static func innerQueueName(of group: String) -> String { group + ".children" }
-  static func groupOwning(queueName: String) -> String? {
-    queueName.hasSuffix(".children") ? String(queueName.dropLast(".children".count)) : nil
-  }
 
   /// Creates an operation in `initialized`; it joins the board when it is added to a queue.
   @discardableResult
@@ -262,8 +260,8 @@ final class EngineCore {
     }
     do {
       if !validated { try Self.validate(op.spec) }
-      if op.kind == .group, queueByName[Self.innerQueueName(of: op.name)] != nil {
-        throw EngineError.reservedQueueName(Self.innerQueueName(of: op.name), group: op.name)
+      if op.kind == .group, queueByName[GroupQueueName.inner(of: op.name)] != nil {
+        throw EngineError.reservedQueueName(GroupQueueName.inner(of: op.name), group: op.name)
       }
     } catch {
       opByName.remove(hash: op.nameHash, id: id)

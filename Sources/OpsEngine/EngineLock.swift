@@ -1,3 +1,5 @@
+import OpsEvents
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The live runtime's events between the engine step that made them and their delivery: appended
 /// under the engine lock, then moved out one by one, in order, on the delivery queue. Unlike an
 /// array it can be emptied by moving its events out without destroying anything in their place (an

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// A list of operation ids whose first two are kept inline: an operation's dependencies and
 /// dependents, and the dependencies `LiveRuntime.addOperation` looks up before it creates anything.
 /// Most operations have none, one or two, and an array for them was an allocation under the engine

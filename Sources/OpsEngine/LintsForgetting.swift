@@ -1,4 +1,5 @@
 import DequeModule
+import OpsEvents
 
 /// Which finished operations the live runtime's lints may forget before its retention does. The
 /// lints read a finished operation only as the dependency of one that starts, and then only whether

@@ -1,4 +1,5 @@
 import DequeModule
+import OpsEvents
 
 /// An operation's work, started by the engine and waiting for (or run by) a worker thread of the live
 /// runtime (`LiveRuntime.run`). Running it returns the next job the same thread takes over at once, if

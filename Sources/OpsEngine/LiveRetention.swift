@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// How many finished operations a `LiveRuntime` remembers (tokio-console's `retain_for`, counted in
 /// operations rather than time, so memory stays bounded however fast they finish). A finished
 /// operation is retired once it is neither among the `count` most recently finished nor among the

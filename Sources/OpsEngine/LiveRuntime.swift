@@ -1,6 +1,7 @@
 import DequeModule
 import Dispatch
 import HeapModule
+import OpsEvents
 
 #if canImport(Glibc)
   import Glibc
@@ -85,23 +86,23 @@ public final class LiveRuntime: @unchecked Sendable {
   private let jobLock = EngineLock()
   /// Started jobs no worker has taken yet, by QoS index, oldest first.
   @exclusivity(unchecked) private var waitingJobs = Array(
-    repeating: LiveJobQueue(), count: QualityOfService.byIndex.count)
+    repeating: LiveJobQueue(), count: QoS.byIndex.count)
   /// By QoS index: the worker requested from Dispatch that has not begun yet (0: none). Whenever jobs
   /// wait at a level, a worker is requested for it.
   @exclusivity(unchecked) private var requestedWorker = Array(
-    repeating: 0, count: QualityOfService.byIndex.count)
+    repeating: 0, count: QoS.byIndex.count)
   @exclusivity(unchecked) private var lastWorkerID = 0
   /// By QoS index: workers that ran out of jobs and look for another before they leave (see
   /// `work`). Each will take one job queued meanwhile, so no worker is requested for it.
   @exclusivity(unchecked) private var lingering = Array(
-    repeating: 0, count: QualityOfService.byIndex.count)
+    repeating: 0, count: QoS.byIndex.count)
   /// By QoS index: how many jobs workers have taken. The watchdog sees a level make no progress from it.
   @exclusivity(unchecked) private var jobsTaken = Array(
-    repeating: 0, count: QualityOfService.byIndex.count)
+    repeating: 0, count: QoS.byIndex.count)
   @exclusivity(unchecked) private var watchdogArmed = false
   /// `jobsTaken` when the watchdog was armed.
   @exclusivity(unchecked) private var jobsTakenWhenArmed = Array(
-    repeating: 0, count: QualityOfService.byIndex.count)
+    repeating: 0, count: QoS.byIndex.count)
 
   // MARK: Immutable
 
@@ -126,8 +127,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// behind blocked work: a serial queue is overcommitting, so it always gets a thread.
   private let internalQueue = DispatchQueue(label: "opsview.live.engine")
   private let onDelivery = DispatchSpecificKey<Bool>()
-  /// Dispatch's global queues, by `QualityOfService.index`.
-  private let workQueues = QualityOfService.byIndex.map {
+  /// Dispatch's global queues, by `QoS.index`.
+  private let workQueues = QoS.byIndex.map {
     DispatchQueue.global(qos: $0.dispatchQoS)
   }
 
@@ -717,7 +718,7 @@ public final class LiveRuntime: @unchecked Sendable {
     requestedWorker[level] = id
     if onNewThread {
       let qos = DispatchQoS(
-        qosClass: QualityOfService.byIndex[level].dispatchQoS, relativePriority: 0)
+        qosClass: QoS.byIndex[level].dispatchQoS, relativePriority: 0)
       launches.append(
         .inline {
           DispatchQueue(label: "opsview.live.worker", qos: qos).async {
@@ -851,8 +852,8 @@ private enum Launch {
   }
 }
 
-extension QualityOfService {
-  static let byIndex: [QualityOfService] = [
+extension QoS {
+  static let byIndex: [QoS] = [
     .userInteractive, .userInitiated, .utility, .background, .default,
   ]
 

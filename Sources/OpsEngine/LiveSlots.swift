@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The live runtime's own state of each operation, by id: its work until it starts, its context while
 /// the work runs. Slots of the oldest ids are dropped once each of them is spent (the work started
 /// and returned, or the operation was retired without running), so this follows the operations in

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// What an operation does on the live runtime: real closures on Dispatch threads.
 public enum LiveWork: Sendable {
   /// Plain work. A thrown error becomes the operation's error. Cooperative work polls

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The engine's operation ids by name: an open-addressing table over each name's hash, computed
 /// beforehand (`OperationRecord.nameHash`, outside the live runtime's lock), with linear probing
 /// and deletion by backward shift.

@@ -1,5 +1,6 @@
 import DequeModule
 import HeapModule
+import OpsEvents
 
 /// The ready operations of one priority level, taken in enqueue order (Foundation's FIFO within a
 /// priority, which is by when an operation was added, not when it became ready).

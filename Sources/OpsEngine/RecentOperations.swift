@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The operations the engine created last, newest first, by name and id. A program names the
 /// operations it just added as the dependencies of the next (a chain, a diamond), and comparing a
 /// short name costs less than hashing it for the name index (~400 instructions a lookup, under the

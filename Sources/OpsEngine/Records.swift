@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The engine's record of one operation. Internal: the outside sees events and snapshots.
 final class OperationRecord {
   /// Its index in `EngineCore.ops`, set once when the core adopts it (the live runtime builds a
@@ -80,7 +82,7 @@ final class QueueRecord {
   let name: String
   @exclusivity(unchecked) var maxConcurrent: Int?
   @exclusivity(unchecked) var suspended: Bool
-  let qos: QualityOfService
+  let qos: QoS
   @exclusivity(unchecked) var executing = 0
   /// Operations in the queue that have not finished (Foundation's operationCount).
   @exclusivity(unchecked) var members = MemberList()

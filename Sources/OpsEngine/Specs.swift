@@ -1,14 +1,16 @@
+import OpsEvents
+
 /// A queue as declared by a scenario or a library user.
 public struct QueueSpec: Sendable, Equatable {
   public var name: String
   /// `nil` is Foundation's default: no limit.
   public var maxConcurrent: Int?
   public var suspended: Bool
-  public var qos: QualityOfService
+  public var qos: QoS
 
   public init(
     name: String, maxConcurrent: Int? = nil, suspended: Bool = false,
-    qos: QualityOfService = .default
+    qos: QoS = .default
   ) {
     self.name = name
     self.maxConcurrent = maxConcurrent
@@ -104,7 +106,7 @@ public struct OperationSpec: Sendable, Equatable {
   public var name: String
   /// `nil` means "not given": Foundation derives one from the QoS on a non-serial queue.
   public var priority: QueuePriority?
-  public var qos: QualityOfService
+  public var qos: QoS
   public var dependencies: [String]
   public var conditions: [ConditionSpec]
   /// Mutual-exclusivity categories: at most one operation of a category executes at a time.
@@ -122,7 +124,7 @@ public struct OperationSpec: Sendable, Equatable {
   public var work: WorkScript
 
   public init(
-    name: String, priority: QueuePriority? = nil, qos: QualityOfService = .default,
+    name: String, priority: QueuePriority? = nil, qos: QoS = .default,
     dependencies: [String] = [],
     conditions: [ConditionSpec] = [], exclusivity: [String] = [],
     cancellation: CancellationMode = .cooperative,

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Slots by name for an owner that retires what the slots hold (a projection's records; the
 /// engine's operations have `OperationNameIndex`). A retired slot's name is not removed at once:
 /// removing a key from Swift's open-addressing dictionary hashes the name and rehashes the keys

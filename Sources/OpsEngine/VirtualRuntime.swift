@@ -1,4 +1,5 @@
 import HeapModule
+import OpsEvents
 
 /// The deterministic runtime: a discrete-event simulation on a virtual clock. Time moves only when the
 /// driver says so (`step`, `advance(by:)`, `run`). The same input always gives the same event stream.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `LiveSlots`: the live runtime's per-operation state follows the operations in flight.
 @Suite struct LiveSlotsTests {

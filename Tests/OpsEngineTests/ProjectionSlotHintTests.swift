@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `Projection.apply(_:slotHint:)`: a hint saves a lookup by name when it is right, and changes
 /// nothing when it is wrong (the live runtime's hints come from its engine, see `EventBuffer`).

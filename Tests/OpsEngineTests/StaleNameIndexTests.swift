@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// The projection's name index: retired slots keep their names until a sweep, lookups skip them,
 /// and a new slot may take such a name again.

@@ -1,4 +1,5 @@
 import HeapModule
+import OpsEvents
 
 /// Deadlines by subject (names), for lints.
 public typealias DeadlineSet = Deadlines<String>

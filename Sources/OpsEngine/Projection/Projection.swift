@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The engine's state rebuilt from its events: the one fold of the event stream. The board, the trace,
 /// the explanations, the lints and the tests all read it; nothing else folds events. A value type, so a
 /// copy taken at any point is that moment exactly (checkpoints for time travel), and a pure function of
@@ -274,11 +276,8 @@ public struct Projection: Sendable, Equatable {
       commands.append(
         CommandInfo(
           seq: event.seq, time: t, command: c, target: target, value: value, source: source))
-    // `default`, not the cases it stands for (`cancelTooLate`, `refused`): with every case listed,
-    // the optimiser copied the whole event before the switch (~850 instructions an operation on the
-    // live runtime's delivery thread).
-    default:
-      break
+    case .cancelTooLate, .refused:
+      break  // nothing changes: the log shows them from the event itself
     }
   }
 
@@ -401,7 +400,7 @@ public struct Projection: Sendable, Equatable {
   }
 
   private mutating func addOperation(
-    _ o: String, queue q: String, priority: QueuePriority, qos: QualityOfService,
+    _ o: String, queue q: String, priority: QueuePriority, qos: QoS,
     kind: OperationKind, deps: [String], conditions: [ConditionInfo], work: Double?,
     at time: Double
   ) {
@@ -445,7 +444,7 @@ public struct Projection: Sendable, Equatable {
       operations[i].producedBy = p.producer
       producer = nil
     }
-    if let g = Self.groupOwning(queue: q), knownSlot(of: g) != nil { operations[i].parent = g }
+    if let g = GroupQueueName.group(owning: q), knownSlot(of: g) != nil { operations[i].parent = g }
     // Its next events (pending, ready) find it without hashing its name.
     recent.remember(o, at: i)
     unfinishedCount += 1
@@ -471,11 +470,6 @@ public struct Projection: Sendable, Equatable {
     } else {
       dependentsOfUnknown[d, default: []].append(o)
     }
-  }
-
-  /// The group whose inner queue this is (`g.children` holds the children of group `g`).
-  static func groupOwning(queue: String) -> String? {
-    queue.hasSuffix(".children") ? String(queue.dropLast(".children".count)) : nil
   }
 
   private mutating func transition(

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The operations the last events were about, by name and slot: events come in runs about one
 /// operation (its state, then its observers), and the engine passes the same string each time, so
 /// comparing it is cheaper than hashing it. Two, because on the live runtime the runs of the

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Between the state machine and the world: numbers the core's events, folds each into the
 /// projection, runs the lints over it and publishes what they find as `warning` events at the same
 /// engine time. Both runtimes publish through one; not thread-safe (the virtual runtime calls it on its
@@ -11,7 +13,7 @@ final class EventPublisher<Receiver: EventReceiver> {
   @exclusivity(unchecked) public private(set) var projection: Projection
   @exclusivity(unchecked) public private(set) var seq = 0
   @exclusivity(unchecked) private var lints: [any Lint]
-  /// By `EventKind.typeIndex`: the lints checked after an event of that type (see `Lint.eventTypes`).
+  /// By `EventType.rawValue`: the lints checked after an event of that type (see `Lint.eventTypes`).
   /// Calling each of nine lints on every event, most of them to return at once, was a fifth of the
   /// live runtime's delivery with the standard lints.
   private let lintsByType: [LintSet]
@@ -53,10 +55,10 @@ final class EventPublisher<Receiver: EventReceiver> {
     self.lints = lints
     self.folds = folds || !lints.isEmpty
     let types = lints.map(\.eventTypes)
-    let byType = EventKind.typeNames.map { name in
-      types.indices.filter { types[$0]?.contains(name) ?? true }
+    let byType = EventType.allCases.map { type in
+      types.indices.filter { types[$0]?.contains(type) ?? true }
     }
-    let stateLints = byType[EventKind.typeNames.firstIndex(of: "state")!]
+    let stateLints = byType[EventType.state.rawValue]
     let states = lints.map(\.states)
     let byTransition = OperationState.allCases.flatMap { from in
       OperationState.allCases.map { to in
@@ -111,8 +113,8 @@ final class EventPublisher<Receiver: EventReceiver> {
       interested = lintsByTransition[transition]
       if hasMore { more = moreByTransition[transition] }
     } else {
-      interested = lintsByType[event.kind.typeIndex]
-      if hasMore { more = moreByType[event.kind.typeIndex] }
+      interested = lintsByType[event.kind.eventType.rawValue]
+      if hasMore { more = moreByType[event.kind.eventType.rawValue] }
     }
     guard !interested.isEmpty || !more.isEmpty else {
       if rescheduling { rescheduleWake() }

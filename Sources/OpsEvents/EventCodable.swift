@@ -39,7 +39,11 @@ extension Event: Codable {
     let c = try decoder.container(keyedBy: Key.self)
     seq = try c.decode(Int.self, forKey: Key("seq"))
     time = try c.decode(Double.self, forKey: Key("time"))
-    let type = try c.decode(String.self, forKey: Key("type"))
+    let typeName = try c.decode(String.self, forKey: Key("type"))
+    guard let type = EventType(name: typeName) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: Key("type"), in: c, debugDescription: "unknown event type '\(typeName)'")
+    }
     func s(_ k: String) throws -> String { try c.decode(String.self, forKey: Key(k)) }
     func so(_ k: String) throws -> String? { try c.decodeIfPresent(String.self, forKey: Key(k)) }
     func a(_ k: String) throws -> [String] { try c.decode([String].self, forKey: Key(k)) }
@@ -49,74 +53,71 @@ extension Event: Codable {
       try c.decode(T.self, forKey: Key(k))
     }
     switch type {
-    case "queueAdded":
+    case .queueAdded:
       kind = .queueAdded(
         queue: try s("queue"), maxConcurrent: try io("maxConcurrent"),
         suspended: try b("suspended"),
-        qos: try e("qos", QualityOfService.self))
-    case "queueSuspended": kind = .queueSuspended(queue: try s("queue"))
-    case "queueResumed": kind = .queueResumed(queue: try s("queue"))
-    case "queueMaxConcurrent":
+        qos: try e("qos", QoS.self))
+    case .queueSuspended: kind = .queueSuspended(queue: try s("queue"))
+    case .queueResumed: kind = .queueResumed(queue: try s("queue"))
+    case .queueMaxConcurrent:
       kind = .queueMaxConcurrent(queue: try s("queue"), value: try io("value"))
-    case "operationAdded":
+    case .operationAdded:
       kind = .operationAdded(
         operation: try s("operation"), queue: try s("queue"),
         priority: try e("priority", QueuePriority.self),
-        qos: try e("qos", QualityOfService.self), kind: try e("kind", OperationKind.self),
+        qos: try e("qos", QoS.self), kind: try e("kind", OperationKind.self),
         dependencies: try a("dependencies"), conditions: try a("conditions"),
         exclusivity: try c.decodeIfPresent([String].self, forKey: Key("exclusivity")) ?? [],
         work: try c.decodeIfPresent(Double.self, forKey: Key("work")))
-    case "dependencyAdded":
+    case .dependencyAdded:
       kind = .dependencyAdded(operation: try s("operation"), dependency: try s("dependency"))
-    case "state":
+    case .state:
       kind = .state(
         operation: try s("operation"), from: try e("from", OperationState.self),
         to: try e("to", OperationState.self),
         cause: try StateCause(json: c.nestedContainer(keyedBy: Key.self, forKey: Key("cause"))))
-    case "conditionStarted":
+    case .conditionStarted:
       kind = .conditionStarted(operation: try s("operation"), condition: try s("condition"))
-    case "conditionResult":
+    case .conditionResult:
       kind = .conditionResult(
         operation: try s("operation"), condition: try s("condition"),
         result: try e("result", ConditionResult.self),
         error: try so("error"))
-    case "exclusivityWaiting":
+    case .exclusivityWaiting:
       kind = .exclusivityWaiting(
         operation: try s("operation"), category: try s("category"), holder: try s("holder"))
-    case "exclusivityAcquired":
+    case .exclusivityAcquired:
       kind = .exclusivityAcquired(operation: try s("operation"), category: try s("category"))
-    case "exclusivityReleased":
+    case .exclusivityReleased:
       kind = .exclusivityReleased(operation: try s("operation"), category: try s("category"))
-    case "cancelled":
+    case .cancelled:
       kind = .cancelled(
         operation: try s("operation"), errors: try a("errors"),
         cause: try e("cause", CancelCause.self))
-    case "cancelTooLate": kind = .cancelTooLate(operation: try s("operation"))
-    case "didStart": kind = .didStart(operation: try s("operation"))
-    case "didProduce":
+    case .cancelTooLate: kind = .cancelTooLate(operation: try s("operation"))
+    case .didStart: kind = .didStart(operation: try s("operation"))
+    case .didProduce:
       kind = .didProduce(operation: try s("operation"), produced: try s("produced"))
-    case "willFinish":
+    case .willFinish:
       kind = .willFinish(
         operation: try s("operation"), errors: try a("errors"), cancelled: try b("cancelled"))
-    case "didFinish":
+    case .didFinish:
       kind = .didFinish(
         operation: try s("operation"), errors: try a("errors"), cancelled: try b("cancelled"))
-    case "completion": kind = .completion(operation: try s("operation"))
-    case "cycleDetected": kind = .cycleDetected(operations: try a("operations"))
-    case "command":
+    case .completion: kind = .completion(operation: try s("operation"))
+    case .cycleDetected: kind = .cycleDetected(operations: try a("operations"))
+    case .command:
       kind = .command(
         command: try s("command"), target: try s("target"), value: try so("value"),
         source: try e("source", CommandSource.self))
-    case "conditionWaiting":
+    case .conditionWaiting:
       kind = .conditionWaiting(
         operation: try s("operation"), condition: try s("condition"),
         dependency: try s("dependency"))
-    case "refused": kind = .refused(operation: try s("operation"), reason: try s("reason"))
-    case "warning":
+    case .refused: kind = .refused(operation: try s("operation"), reason: try s("reason"))
+    case .warning:
       kind = .warning(kind: try s("kind"), subject: try s("subject"), message: try s("message"))
-    default:
-      throw DecodingError.dataCorruptedError(
-        forKey: Key("type"), in: c, debugDescription: "unknown event type '\(type)'")
     }
   }
 }

@@ -37,7 +37,10 @@ extension Event {
       JSONValue.strings(x).write(into: &out)
       out.appendKey("work")
       if let w { DecimalBytes.appendSeconds(w, to: &out) } else { out.appendASCII("null") }
-    default:
+    case .queueAdded, .queueSuspended, .queueResumed, .queueMaxConcurrent, .dependencyAdded,
+      .conditionWaiting, .conditionStarted, .conditionResult, .exclusivityWaiting,
+      .exclusivityAcquired, .exclusivityReleased, .cancelled, .didProduce, .cycleDetected, .command,
+      .warning, .refused:
       return false
     }
     return true

@@ -25,12 +25,12 @@ public enum EventFormat {
 /// waits, commands, warnings) are boxed, so a frequent one (`state`, `didStart`, `didFinish`) sets
 /// the size of every event: 72 bytes instead of 104, in every log and recording the board keeps.
 public enum EventKind: Sendable, Equatable {
-  case queueAdded(queue: String, maxConcurrent: Int?, suspended: Bool, qos: QualityOfService)
+  case queueAdded(queue: String, maxConcurrent: Int?, suspended: Bool, qos: QoS)
   case queueSuspended(queue: String)
   case queueResumed(queue: String)
   case queueMaxConcurrent(queue: String, value: Int?)
   indirect case operationAdded(
-    operation: String, queue: String, priority: QueuePriority, qos: QualityOfService,
+    operation: String, queue: String, priority: QueuePriority, qos: QoS,
     kind: OperationKind, dependencies: [String], conditions: [String], exclusivity: [String],
     work: Double?)
   case dependencyAdded(operation: String, dependency: String)
@@ -59,47 +59,38 @@ public enum EventKind: Sendable, Equatable {
   /// queue, a production of an unknown operation): nothing changed, and this says why.
   case refused(operation: String, reason: String)
 
-  /// The JSON `type`: its name in `typeNames`.
-  public var type: String { Self.typeNames[typeIndex] }
+  /// The JSON `type`.
+  public var type: String { eventType.name }
 
-  /// The event's type as a small number, for tables by event type (`type` is its name).
-  var typeIndex: Int {
+  /// The event's type: the switch the compiler checks when a case is added.
+  public var eventType: EventType {
     switch self {
-    case .queueAdded: 0
-    case .queueSuspended: 1
-    case .queueResumed: 2
-    case .queueMaxConcurrent: 3
-    case .operationAdded: 4
-    case .dependencyAdded: 5
-    case .state: 6
-    case .conditionStarted: 7
-    case .conditionResult: 8
-    case .exclusivityWaiting: 9
-    case .exclusivityAcquired: 10
-    case .exclusivityReleased: 11
-    case .cancelled: 12
-    case .cancelTooLate: 13
-    case .didStart: 14
-    case .didProduce: 15
-    case .willFinish: 16
-    case .didFinish: 17
-    case .completion: 18
-    case .cycleDetected: 19
-    case .command: 20
-    case .warning: 21
-    case .refused: 22
-    case .conditionWaiting: 23
+    case .queueAdded: .queueAdded
+    case .queueSuspended: .queueSuspended
+    case .queueResumed: .queueResumed
+    case .queueMaxConcurrent: .queueMaxConcurrent
+    case .operationAdded: .operationAdded
+    case .dependencyAdded: .dependencyAdded
+    case .state: .state
+    case .conditionStarted: .conditionStarted
+    case .conditionResult: .conditionResult
+    case .exclusivityWaiting: .exclusivityWaiting
+    case .exclusivityAcquired: .exclusivityAcquired
+    case .exclusivityReleased: .exclusivityReleased
+    case .cancelled: .cancelled
+    case .cancelTooLate: .cancelTooLate
+    case .didStart: .didStart
+    case .didProduce: .didProduce
+    case .willFinish: .willFinish
+    case .didFinish: .didFinish
+    case .completion: .completion
+    case .cycleDetected: .cycleDetected
+    case .command: .command
+    case .warning: .warning
+    case .refused: .refused
+    case .conditionWaiting: .conditionWaiting
     }
   }
-
-  /// Every `type`, by `typeIndex`: the one list of the contract's type names (docs/EVENTS.md).
-  static let typeNames = [
-    "queueAdded", "queueSuspended", "queueResumed", "queueMaxConcurrent", "operationAdded",
-    "dependencyAdded", "state", "conditionStarted", "conditionResult", "exclusivityWaiting",
-    "exclusivityAcquired", "exclusivityReleased", "cancelled", "cancelTooLate", "didStart",
-    "didProduce", "willFinish", "didFinish", "completion", "cycleDetected", "command", "warning",
-    "refused", "conditionWaiting",
-  ]
 
   /// The operation the event is about, if any.
   public var operation: String? {
@@ -113,7 +104,9 @@ public enum EventKind: Sendable, Equatable {
       .cancelTooLate(let o), .didStart(let o), .didProduce(let o, _), .willFinish(let o, _, _),
       .didFinish(let o, _, _), .completion(let o):
       o
-    default: nil
+    case .queueAdded, .queueSuspended, .queueResumed, .queueMaxConcurrent, .cycleDetected, .command,
+      .warning:
+      nil
     }
   }
 
@@ -124,7 +117,53 @@ public enum EventKind: Sendable, Equatable {
       .queueMaxConcurrent(let q, _),
       .operationAdded(_, let q, _, _, _, _, _, _, _):
       q
-    default: nil
+    case .operationAdded, .dependencyAdded, .state, .conditionWaiting, .conditionStarted,
+      .conditionResult, .exclusivityWaiting, .exclusivityAcquired, .exclusivityReleased, .cancelled,
+      .cancelTooLate, .didStart, .didProduce, .willFinish, .didFinish, .completion, .cycleDetected,
+      .command, .warning, .refused:
+      nil
     }
   }
+}
+
+/// Every event type of the contract, one case per `EventKind` case (docs/EVENTS.md). The case name
+/// is the JSON `type`; the raw value indexes tables by type.
+public enum EventType: Int, CaseIterable, Sendable {
+  case queueAdded
+  case queueSuspended
+  case queueResumed
+  case queueMaxConcurrent
+  case operationAdded
+  case dependencyAdded
+  case state
+  case conditionStarted
+  case conditionResult
+  case exclusivityWaiting
+  case exclusivityAcquired
+  case exclusivityReleased
+  case cancelled
+  case cancelTooLate
+  case didStart
+  case didProduce
+  case willFinish
+  case didFinish
+  case completion
+  case cycleDetected
+  case command
+  case warning
+  case refused
+  case conditionWaiting
+
+  /// The JSON `type`.
+  public var name: String { Self.names[rawValue] }
+
+  /// The type named `name` in JSON, if the contract has one.
+  public init?(name: String) {
+    guard let t = Self.byName[name] else { return nil }
+    self = t
+  }
+
+  private static let names = allCases.map { String(describing: $0) }
+  private static let byName = Dictionary(
+    uniqueKeysWithValues: allCases.map { (names[$0.rawValue], $0) })
 }

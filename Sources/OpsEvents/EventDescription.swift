@@ -6,7 +6,11 @@ extension EventKind {
     case .cycleDetected(let ops): ops.first ?? ""
     case .command(_, let target, _, _): target
     case .warning(_, let subject, _): subject
-    default: operation ?? queue ?? ""
+    case .queueAdded, .queueSuspended, .queueResumed, .queueMaxConcurrent, .operationAdded,
+      .dependencyAdded, .state, .conditionWaiting, .conditionStarted, .conditionResult,
+      .exclusivityWaiting, .exclusivityAcquired, .exclusivityReleased, .cancelled, .cancelTooLate,
+      .didStart, .didProduce, .willFinish, .didFinish, .completion, .refused:
+      operation ?? queue ?? ""
     }
   }
 
@@ -67,7 +71,7 @@ extension EventKind {
     case .completion: return "completion block ran"
     case .cycleDetected(let ops):
       return
-        "dependency cycle \(Projection.cycleText(ops)): these can never start"
+        "dependency cycle \(cycleText(ops)): these can never start"
     case .command(let c, _, let v, let source):
       let mark =
         switch source {

@@ -30,17 +30,21 @@ extension StateCause {
     func s(_ k: String) throws -> String { try c.decode(String.self, forKey: Event.Key(k)) }
     func i(_ k: String) throws -> Int { try c.decode(Int.self, forKey: Event.Key(k)) }
     func by() throws -> CancelCause { try c.decode(CancelCause.self, forKey: Event.Key("by")) }
-    let kind = try s("kind")
+    let name = try s("kind")
+    guard let kind = CauseKind(name: name) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: Event.Key("kind"), in: c, debugDescription: "unknown cause '\(name)'")
+    }
     switch kind {
-    case "added": self = .added(queue: try s("queue"))
-    case "noDependencies": self = .noDependencies
-    case "dependencyFinished": self = .dependencyFinished(try s("dependency"), of: try i("of"))
-    case "queueResumed": self = .queueResumed(try s("queue"))
-    case "conditionsSatisfied": self = .conditionsSatisfied
-    case "conditionFailed": self = .conditionFailed(try s("condition"))
-    case "cancelled": self = .cancelled(try by())
-    case "lockAcquired": self = .lockAcquired(category: try s("category"))
-    case "started":
+    case .added: self = .added(queue: try s("queue"))
+    case .noDependencies: self = .noDependencies
+    case .dependencyFinished: self = .dependencyFinished(try s("dependency"), of: try i("of"))
+    case .queueResumed: self = .queueResumed(try s("queue"))
+    case .conditionsSatisfied: self = .conditionsSatisfied
+    case .conditionFailed: self = .conditionFailed(try s("condition"))
+    case .cancelled: self = .cancelled(try by())
+    case .lockAcquired: self = .lockAcquired(category: try s("category"))
+    case .started:
       var after: StartTrigger?
       if c.contains(Event.Key("after")) {
         let a = try c.nestedContainer(keyedBy: Event.Key.self, forKey: Event.Key("after"))
@@ -49,20 +53,17 @@ extension StateCause {
       self = .started(
         queue: try s("queue"), slot: try i("slot"),
         limit: try c.decodeIfPresent(Int.self, forKey: Event.Key("limit")), after: after)
-    case "skippedMain": self = .skippedMain
-    case "workReturned": self = .workReturned
-    case "workThrew": self = .workThrew(try s("error"))
-    case "noticedCancel":
+    case .skippedMain: self = .skippedMain
+    case .workReturned: self = .workReturned
+    case .workThrew: self = .workThrew(try s("error"))
+    case .noticedCancel:
       self = .noticedCancel(
         try by(), at: try c.decode(Double.self, forKey: Event.Key("checkedAt")))
-    case "finishedAtOnce": self = .finishedAtOnce(try by())
-    case "ranDespiteCancel": self = .ranDespiteCancel
-    case "childrenFinished": self = .childrenFinished(try i("children"))
-    case "observersNotified": self = .observersNotified
-    case "sampled": self = .sampled
-    default:
-      throw DecodingError.dataCorruptedError(
-        forKey: Event.Key("kind"), in: c, debugDescription: "unknown cause '\(kind)'")
+    case .finishedAtOnce: self = .finishedAtOnce(try by())
+    case .ranDespiteCancel: self = .ranDespiteCancel
+    case .childrenFinished: self = .childrenFinished(try i("children"))
+    case .observersNotified: self = .observersNotified
+    case .sampled: self = .sampled
     }
   }
 }

@@ -65,7 +65,7 @@ public enum StateCause: Sendable, Equatable, Hashable {
       "cancelled (\(c.rawValue)), so ready at once: its queue must still start it to finish it"
     case .lockAcquired(let c): "got the \(c) exclusivity lock"
     case .started(let q, let slot, let limit, let after):
-      "\(q) started it in slot \(slot) of \(OpsEngine.limitText(limit))"
+      "\(q) started it in slot \(slot) of \(OpsEvents.limitText(limit))"
         + (after.map { ": " + $0.text } ?? "")
     case .skippedMain:
       "cancelled before it started: its queue starts it, it skips main() and finishes"
@@ -87,26 +87,29 @@ public enum StateCause: Sendable, Equatable, Hashable {
   }
 
   /// The cause's name in the JSON contract.
-  public var kind: String {
+  public var kind: String { causeKind.name }
+
+  /// The cause's kind: the switch the compiler checks when a cause is added.
+  public var causeKind: CauseKind {
     switch self {
-    case .added: "added"
-    case .noDependencies: "noDependencies"
-    case .dependencyFinished: "dependencyFinished"
-    case .queueResumed: "queueResumed"
-    case .conditionsSatisfied: "conditionsSatisfied"
-    case .conditionFailed: "conditionFailed"
-    case .cancelled: "cancelled"
-    case .lockAcquired: "lockAcquired"
-    case .started: "started"
-    case .skippedMain: "skippedMain"
-    case .workReturned: "workReturned"
-    case .workThrew: "workThrew"
-    case .noticedCancel: "noticedCancel"
-    case .finishedAtOnce: "finishedAtOnce"
-    case .ranDespiteCancel: "ranDespiteCancel"
-    case .childrenFinished: "childrenFinished"
-    case .observersNotified: "observersNotified"
-    case .sampled: "sampled"
+    case .added: .added
+    case .noDependencies: .noDependencies
+    case .dependencyFinished: .dependencyFinished
+    case .queueResumed: .queueResumed
+    case .conditionsSatisfied: .conditionsSatisfied
+    case .conditionFailed: .conditionFailed
+    case .cancelled: .cancelled
+    case .lockAcquired: .lockAcquired
+    case .started: .started
+    case .skippedMain: .skippedMain
+    case .workReturned: .workReturned
+    case .workThrew: .workThrew
+    case .noticedCancel: .noticedCancel
+    case .finishedAtOnce: .finishedAtOnce
+    case .ranDespiteCancel: .ranDespiteCancel
+    case .childrenFinished: .childrenFinished
+    case .observersNotified: .observersNotified
+    case .sampled: .sampled
     }
   }
 }
@@ -115,8 +118,43 @@ extension StateCause.StartTrigger {
   public var text: String {
     switch self {
     case .slotFreed(let o): "\(o) finished and freed a slot"
-    case .limitRaised(let v): "its limit was raised to \(OpsEngine.limitText(v))"
+    case .limitRaised(let v): "its limit was raised to \(OpsEvents.limitText(v))"
     case .resumed: "the queue was resumed"
     }
   }
+}
+
+/// Every kind of `StateCause`, one case per cause (docs/EVENTS.md). The case name is the JSON `kind`.
+public enum CauseKind: Int, CaseIterable, Sendable {
+  case added
+  case noDependencies
+  case dependencyFinished
+  case queueResumed
+  case conditionsSatisfied
+  case conditionFailed
+  case cancelled
+  case lockAcquired
+  case started
+  case skippedMain
+  case workReturned
+  case workThrew
+  case noticedCancel
+  case finishedAtOnce
+  case ranDespiteCancel
+  case childrenFinished
+  case observersNotified
+  case sampled
+
+  /// The JSON `kind`.
+  public var name: String { Self.names[rawValue] }
+
+  /// The kind named `name` in JSON, if the contract has one.
+  public init?(name: String) {
+    guard let k = Self.byName[name] else { return nil }
+    self = k
+  }
+
+  private static let names = allCases.map { String(describing: $0) }
+  private static let byName = Dictionary(
+    uniqueKeysWithValues: allCases.map { (names[$0.rawValue], $0) })
 }

@@ -8,7 +8,7 @@ public struct TextTrace: Sendable {
   /// `names`: every operation and queue name that may appear, so columns line up from the first
   /// line; `groups`: the group operations, whose inner queues (`g.children`) appear as subjects too.
   public init(names: [String], groups: [String] = []) {
-    let all = names + groups.map(EngineCore.innerQueueName(of:))
+    let all = names + groups.map(GroupQueueName.inner(of:))
     subjectWidth = min(max(all.map(\.count).max() ?? 0, 7), 28)
   }
 
