@@ -30,7 +30,8 @@ let package = Package(
         "OpsEvents",
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
-      ]),
+      ],
+      exclude: ["Speed/README.md"]),
     // What comes from outside, read one way: the text policy for every name and every byte that
     // reaches a terminal or a handout, the validator of event streams (recordings, probes), and
     // the opening of input files.

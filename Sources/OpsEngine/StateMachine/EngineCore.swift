@@ -66,7 +66,7 @@ public enum EngineError: Error, Equatable, CustomStringConvertible, Sendable {
 /// The core is split by concern: building and commands here; readiness (dependencies, conditions,
 /// exclusivity) in `EngineCore+Readiness`; starting in `EngineCore+Scheduling`; finishing, groups and
 /// production in `EngineCore+Finishing`; cancellation in `EngineCore+Cancellation`; cycles in
-/// `DependencyCycles`.
+/// `CycleDetector`.
 final class EngineCore {
   // unowned(unsafe): the runtime owns the core and outlives it; no retain/release per host call.
   unowned(unsafe) let host: any EngineHost
@@ -87,7 +87,7 @@ final class EngineCore {
   /// The last operations created (see `RecentOperations`).
   @exclusivity(unchecked) private var recentlyCreated = RecentOperations()
   @exclusivity(unchecked) var locks: [String: CategoryLock] = [:]
-  @exclusivity(unchecked) var cycles = DependencyCycles()
+  @exclusivity(unchecked) var cycles = CycleDetector()
   @exclusivity(unchecked) private var enqueueCounter = 0
   /// Scheduling work to do before control returns to the runtime, in Foundation's order.
   enum Work {

@@ -5,7 +5,7 @@ import OpsEvents
 /// dependencies, backward from a along dependents), always widening the side whose next step looks at
 /// fewer edges, so a chain declared in either order costs a few steps per edge instead of the whole
 /// chain (one side has nothing to follow yet). Iterative: no stack depth grows with the graph.
-struct DependencyCycles {
+struct CycleDetector {
   /// Every cycle found, as operation ids in dependency order (each depends on the next, the last on
   /// the first).
   private(set) var found: [[Int]] = []
