@@ -48,7 +48,7 @@ extension LiveRuntime {
       // Each event moved out to the publisher: publishing a borrowed one copied it.
       batch.drain { event, hint in
         publishingRawSeq = event.seq
-        publisher.publish(event, slotHint: hint, rescheduling: false)
+        publisher.publish(event, rowHint: hint, rescheduling: false)
       }
       if !retired.isEmpty {
         publisher.retire(operations: retired)

@@ -25,7 +25,7 @@ extension LiveRuntime {
   func workReturned(_ id: Int, errors: [String], level: Int? = nil) -> LiveJob? {
     beginStep()
     // Released after the step, outside the lock.
-    let context = slots.returned(id)
+    let context = workTable.returned(id)
     // Only a cancelled operation's work can have noticed a cancel (the flag is set only then):
     // the others skip the flag lock.
     let noticed = core.ops[id].cancelled ? context?.noticedCancelAt : nil
@@ -52,9 +52,9 @@ extension LiveRuntime: EngineHost {
   func execute(_ op: OperationRecord) {
     let id = op.id
     // A group without work: the children are the work.
-    if op.spec.kind == .group && slots.startGroupWithoutWork(id) { return }
+    if op.spec.kind == .group && workTable.startGroupWithoutWork(id) { return }
     let ctx = WorkContext(runtime: self, operation: op.name, id: id)
-    let work = slots.start(id, context: ctx) ?? .none
+    let work = workTable.start(id, context: ctx) ?? .none
     // It waits for a worker from the end of the step on (a finishing worker may take it over then).
     startedJobs.append(LiveJob(id: id, level: level(of: op), work: work, context: ctx))
   }
@@ -86,7 +86,7 @@ extension LiveRuntime: EngineHost {
   }
 
   func cancelExecuting(_ op: OperationRecord) {
-    slots.context(of: op.id)?.requestCancel()
+    workTable.context(of: op.id)?.requestCancel()
   }
 
   /// The engine finished the operation without its work: the work, still running, is told to stop

@@ -44,12 +44,12 @@ extension LiveRuntime {
       retiredNames.append(RetiredName(core.ops[id]))
     }
     retiredRecords.append(core.retire(id))
-    slots.retired(id)
+    workTable.retired(id)
     if !conditionClosures.isEmpty { conditionClosures[id] = nil }
   }
 
   /// Per-operation slots still held (tests: they follow the operations in flight).
-  var keptSlots: Int { withCore { _ in slots.kept } }
+  var keptEntries: Int { withCore { _ in workTable.kept } }
 
   /// Retired records not yet freed (tests: the next drain frees them).
   var retiredRecordsHeld: Int { withCore { _ in retiredRecords.count } }

@@ -25,7 +25,7 @@ public final class LiveRuntime: @unchecked Sendable {
   @exclusivity(unchecked) var core: EngineCore!
   /// Indexed by operation id (the core numbers operations densely from 0).
   /// Each operation's work until it starts and its context while it runs, by id.
-  @exclusivity(unchecked) var slots = LiveSlots()
+  @exclusivity(unchecked) var workTable = LiveWorkTable()
   @exclusivity(unchecked) var conditionClosures: [Int: [String: LiveCondition]] = [:]
   /// The core appends each event here (its `sink`), in the step that made it.
   let buffer = EventBuffer(roomAfterGrowth: LiveRuntime.backlogRoom)
@@ -291,8 +291,8 @@ public final class LiveRuntime: @unchecked Sendable {
       return q
     }
     let op = try core.createOperation(adopting: record, validated: validated)
-    precondition(op.id == slots.nextID, "live runtime and core disagree on operation ids")
-    slots.append(work)
+    precondition(op.id == workTable.nextID, "live runtime and core disagree on operation ids")
+    workTable.append(work)
     if !conditions.isEmpty { conditionClosures[op.id] = conditions }
     core.linkDeclared(op, count: dependencies.count) { core.ops[dependencies[$0]] }
     if let q { try core.enqueue(op, on: q) }

@@ -84,21 +84,21 @@ final class EventPublisher<Receiver: EventReceiver> {
   /// raised the core's numbers are the publisher's, and the event goes on as it is. (A borrowed one
   /// was copied, every field retained and released, before the fold could read it: the compiler cannot
   /// tell that folding into the publisher's own projection leaves the caller's storage alone.)
-  /// `slotHint`: where the projection may find the event's operation (see `EventBuffer`).
-  func publish(_ event: consuming Event, slotHint: Int = -1, rescheduling: Bool = true) {
+  /// `rowHint`: where the projection may find the event's operation (see `EventBuffer`).
+  func publish(_ event: consuming Event, rowHint: Int = -1, rescheduling: Bool = true) {
     if event.seq == seq + 1 {
-      publish(numbered: event, slotHint: slotHint, rescheduling: rescheduling)
+      publish(numbered: event, rowHint: rowHint, rescheduling: rescheduling)
     } else {
       publish(
-        numbered: Event(seq: seq + 1, time: event.time, kind: event.kind), slotHint: slotHint,
+        numbered: Event(seq: seq + 1, time: event.time, kind: event.kind), rowHint: rowHint,
         rescheduling: rescheduling)
     }
   }
 
   /// `event.seq` is the publisher's next number.
-  private func publish(numbered event: consuming Event, slotHint: Int = -1, rescheduling: Bool) {
+  private func publish(numbered event: consuming Event, rowHint: Int = -1, rescheduling: Bool) {
     seq += 1
-    if folds { projection.apply(event, slotHint: slotHint) }
+    if folds { projection.apply(event, rowHint: rowHint) }
     if delivers, let r = receiver { r._withUnsafeGuaranteedRef { $0.receive(event) } }
     guard !lints.isEmpty else { return }
     let time = event.time
@@ -143,11 +143,11 @@ final class EventPublisher<Receiver: EventReceiver> {
   var isFolding: Bool { folds }
 
   /// Forgets operations the live runtime retired (see `Projection.retire`), once every event up to
-  /// their retirement has been published. Each comes with its slot in the projection (see
+  /// their retirement has been published. Each comes with its row in the projection (see
   /// `EventBuffer`), so it is found without hashing its name.
   func retire(operations names: [RetiredName]) {
     guard folds else { return }
-    for r in names { projection.retire(r.name, slotHint: r.slot) }
+    for r in names { projection.retire(r.name, rowHint: r.row) }
   }
 
   /// A wake-up asked for with `token` is due; stale tokens are ignored. True if it was live.
@@ -204,14 +204,14 @@ final class EventPublisher<Receiver: EventReceiver> {
   }
 }
 
-/// An operation the lints' projection is to forget: its name, and its slot there as the engine
-/// counts it (`OperationRecord.foldSlot`), checked against the name before it is used.
+/// An operation the lints' projection is to forget: its name, and its row there as the engine
+/// counts it (`OperationRecord.foldRow`), checked against the name before it is used.
 struct RetiredName {
   let name: String
-  let slot: Int
+  let row: Int
 
   init(_ op: OperationRecord) {
     name = op.name
-    slot = op.foldSlot
+    row = op.foldRow
   }
 }

@@ -7,10 +7,10 @@ import OpsEvents
 /// on the delivery thread). Its room is kept when emptied and grows once past a small size, straight
 /// to `roomAfterGrowth` (see `LiveRuntime.backlogRoom`). Not thread-safe: its owner's lock guards it.
 ///
-/// Beside each event, a hint: the slot of its operation in a projection that has folded every event
-/// since the start (`OperationRecord.foldSlot`; -1 when there is none). The engine knows the
+/// Beside each event, a hint: the row of its operation in a projection that has folded every event
+/// since the start (`OperationRecord.foldRow`; -1 when there is none). The engine knows the
 /// operation, so the fold need not hash its name to find it again; the fold checks the name at that
-/// slot and looks the name up when it differs. Not part of the event contract.
+/// row and looks the name up when it differs. Not part of the event contract.
 final class EventBuffer {
   // `@exclusivity(unchecked)`: its owner's lock already serialises every access.
   @exclusivity(unchecked) private var base: UnsafeMutablePointer<Event>

@@ -1,16 +1,16 @@
 import OpsEvents
 
-/// Slots by name for an owner that retires what the slots hold (a projection's records; the
-/// engine's operations have `OperationNameIndex`). A retired slot's name is not removed at once:
+/// Rows by name for an owner that retires what the rows hold (a projection's records; the
+/// engine's operations have `OperationNameIndex`). A retired row's name is not removed at once:
 /// removing a key from Swift's open-addressing dictionary hashes the name and rehashes the keys
 /// after it (~1,100 instructions a name, measured under the live runtime's lock). It stays, stale,
-/// and a new slot of that name may claim it; the stale names are swept out together once there are
+/// and a new row of that name may claim it; the stale names are swept out together once there are
 /// more than `sweepAfter` of them and `timesLive` times as many as live ones, so each retirement
-/// pays a share of one rehash. The owner knows which slots are retired and says so through
+/// pays a share of one rehash. The owner knows which rows are retired and says so through
 /// `isRetired`.
 struct StaleNameIndex<Name: Hashable> {
-  private var slots: [Name: Int] = [:]
-  /// Names in `slots` whose slot is retired.
+  private var rows: [Name: Int] = [:]
+  /// Names in `rows` whose row is retired.
   private(set) var staleCount = 0
   private let sweepAfter: Int
   private let timesLive: Int
@@ -27,39 +27,39 @@ struct StaleNameIndex<Name: Hashable> {
     self.timesLive = timesLive
   }
 
-  /// Names whose slot is not retired.
-  var liveCount: Int { slots.count - staleCount }
+  /// Names whose row is not retired.
+  var liveCount: Int { rows.count - staleCount }
 
-  /// The slot named `name`, stale or not: the caller checks what it holds.
-  func entry(_ name: Name) -> Int? { slots[name] }
+  /// The row named `name`, stale or not: the caller checks what it holds.
+  func entry(_ name: Name) -> Int? { rows[name] }
 
-  /// The slot named `name` if it is not retired.
-  func slot(of name: Name, isRetired: (Int) -> Bool) -> Int? {
-    guard let i = slots[name] else { return nil }
+  /// The row named `name` if it is not retired.
+  func row(of name: Name, isRetired: (Int) -> Bool) -> Int? {
+    guard let i = rows[name] else { return nil }
     return staleCount == 0 || !isRetired(i) ? i : nil
   }
 
-  /// Names `slot` `name` if no slot has that name yet (one hash of the name), and returns nil.
-  /// Otherwise changes nothing and returns the slot that has it: if the owner has retired that one,
+  /// Names `row` `name` if no row has that name yet (one hash of the name), and returns nil.
+  /// Otherwise changes nothing and returns the row that has it: if the owner has retired that one,
   /// it may `reclaim` the name.
-  mutating func claim(_ name: Name, for slot: Int) -> Int? {
+  mutating func claim(_ name: Name, for row: Int) -> Int? {
     var holder: Int?
-    Self.take(&slots[name, default: -1], slot, &holder)
+    Self.take(&rows[name, default: -1], row, &holder)
     return holder
   }
 
-  private static func take(_ entry: inout Int, _ slot: Int, _ holder: inout Int?) {
-    if entry == -1 { entry = slot } else { holder = entry }
+  private static func take(_ entry: inout Int, _ row: Int, _ holder: inout Int?) {
+    if entry == -1 { entry = row } else { holder = entry }
   }
 
-  /// Gives `slot` the stale name of a retired one (see `claim`).
-  mutating func reclaim(_ name: Name, for slot: Int) {
-    precondition(staleCount > 0 && slots[name] != nil, "'\(name)' is not a stale name")
-    slots[name] = slot
+  /// Gives `row` the stale name of a retired one (see `claim`).
+  mutating func reclaim(_ name: Name, for row: Int) {
+    precondition(staleCount > 0 && rows[name] != nil, "'\(name)' is not a stale name")
+    rows[name] = row
     staleCount -= 1
   }
 
-  /// Counts one more retired slot whose name is still here. True when the stale names are now
+  /// Counts one more retired row whose name is still here. True when the stale names are now
   /// to be swept (`sweep`).
   mutating func noteRetired() -> Bool {
     staleCount += 1
@@ -69,9 +69,9 @@ struct StaleNameIndex<Name: Hashable> {
   /// Removes every stale name, refilling the table in place.
   mutating func sweep(isRetired: (Int) -> Bool) {
     scratch.removeAll(keepingCapacity: true)
-    for (name, i) in slots where !isRetired(i) { scratch.append((name, i)) }
-    slots.removeAll(keepingCapacity: true)
-    for (name, i) in scratch { slots[name] = i }
+    for (name, i) in rows where !isRetired(i) { scratch.append((name, i)) }
+    rows.removeAll(keepingCapacity: true)
+    for (name, i) in scratch { rows[name] = i }
     scratch.removeAll(keepingCapacity: true)
     staleCount = 0
   }

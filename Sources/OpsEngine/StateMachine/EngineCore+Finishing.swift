@@ -62,9 +62,9 @@ extension EngineCore {
     }
     if let qid = op.queue {
       queues[qid].members.remove(op, in: ops)
-      if op.tookSlot { work.append(.release(queue: qid, by: op.id)) } else { markDirty(qid) }
+      if op.tookSlot { queueTasks.append(.release(queue: qid, by: op.id)) } else { markDirty(qid) }
       // The barrier's dispatch work item ends only after all that finishing.
-      if barriers[qid].gate == op.id { work.append(.openGate(queue: qid)) }
+      if barriers[qid].gate == op.id { queueTasks.append(.openGate(queue: qid)) }
     }
     if let p = op.parent { childFinished(op, of: ops[p]) }
     noteIfRetirable(op)

@@ -7,7 +7,7 @@ extension EngineCore {
   func markDirty(_ qid: Int) {
     if !dirty[qid] {
       dirty[qid] = true
-      work.append(.schedule(queue: qid))
+      queueTasks.append(.schedule(queue: qid))
     }
   }
 
@@ -16,9 +16,9 @@ extension EngineCore {
     guard !settling else { return }
     settling = true
     defer { settling = false }
-    while workHead < work.count {
-      let item = work[workHead]
-      workHead += 1
+    while queueTaskHead < queueTasks.count {
+      let item = queueTasks[queueTaskHead]
+      queueTaskHead += 1
       let q: QueueRecord
       switch item {
       case .schedule(let qid):
@@ -44,8 +44,8 @@ extension EngineCore {
       started.clearKeepingCapacity()
       swap(&started, &startedBuffer)
     }
-    work.clearKeepingCapacity()
-    workHead = 0
+    queueTasks.clearKeepingCapacity()
+    queueTaskHead = 0
   }
 
   private func schedule(_ q: QueueRecord, into started: inout [OperationRecord]) {

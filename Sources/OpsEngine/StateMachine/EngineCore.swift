@@ -90,7 +90,7 @@ final class EngineCore {
   @exclusivity(unchecked) var cycles = CycleDetector()
   @exclusivity(unchecked) private var enqueueCounter = 0
   /// Scheduling work to do before control returns to the runtime, in Foundation's order.
-  enum Work {
+  enum QueueTask {
     /// Re-run a queue's scheduling (an operation in it became ready, or it was resumed/widened).
     case schedule(queue: Int)
     /// A finished operation gives its slot back, then its queue schedules.
@@ -112,9 +112,9 @@ final class EngineCore {
     var held: [Int] = []
   }
   @exclusivity(unchecked) var barriers: [Barriers] = []
-  @exclusivity(unchecked) var work: [Work] = []
-  @exclusivity(unchecked) var workHead = 0
-  /// By queue id: a `.schedule` of the queue is in `work` (a flag, not a set: no hashing per step).
+  @exclusivity(unchecked) var queueTasks: [QueueTask] = []
+  @exclusivity(unchecked) var queueTaskHead = 0
+  /// By queue id: a `.schedule` of the queue is in `queueTasks` (a flag, not a set: no hashing per step).
   @exclusivity(unchecked) var dirty: [Bool] = []
   @exclusivity(unchecked) var settling = false
   @exclusivity(unchecked) var startedBuffer: [OperationRecord] = []
@@ -135,7 +135,7 @@ final class EngineCore {
   @exclusivity(unchecked) private(set) var finishedCount = 0
   /// Whether an operation finished since the host last cleared it (see `clearFinished`).
   @exclusivity(unchecked) private(set) var finishedSinceCleared = false
-  /// `operationAdded` events so far (see `OperationRecord.foldSlot`).
+  /// `operationAdded` events so far (see `OperationRecord.foldRow`).
   @exclusivity(unchecked) private var addedCount = 0
 
   /// Where the events go when the host buffers them (the live runtime): appended directly, at
@@ -179,11 +179,11 @@ final class EngineCore {
 
   func emit(_ kind: consuming EventKind) { emit(kind, hint: -1) }
 
-  /// `emit` for an event about `op`, with its `foldSlot` as the buffered event's hint: the events
+  /// `emit` for an event about `op`, with its `foldRow` as the buffered event's hint: the events
   /// every operation has (its states and observers) are found in the lints' projection by it
   /// rather than by hashing the name.
   func emit(_ kind: consuming EventKind, about op: OperationRecord) {
-    emit(kind, hint: op.foldSlot)
+    emit(kind, hint: op.foldRow)
   }
 
   private func emit(_ kind: consuming EventKind, hint: Int) {
@@ -430,7 +430,7 @@ final class EngineCore {
     op.priority =
       op.spec.priority ?? (queue.maxConcurrent == 1 ? .normal : op.spec.qos.derivedPriority)
     if !detached { queue.members.insert(op) }
-    op.foldSlot = addedCount
+    op.foldRow = addedCount
     addedCount += 1
     emit(
       .operationAdded(

@@ -32,7 +32,7 @@ final class OperationRecord {
   /// Where a projection folding every event since the start keeps it: the number of operations
   /// added to a queue before it (-1 until it is). Passed with its hot events as a hint (see
   /// `EventBuffer`).
-  @exclusivity(unchecked) var foldSlot = -1
+  @exclusivity(unchecked) var foldRow = -1
   /// Condition results still outstanding while evaluating.
   @exclusivity(unchecked) var conditionsPending = 0
   /// Conditions whose evaluation waits for their produced dependency (by condition index).

@@ -4,7 +4,7 @@ import OpsEvents
 /// The deterministic runtime: a discrete-event simulation on a virtual clock. Time moves only when the
 /// driver says so (`step`, `advance(by:)`, `run`). The same input always gives the same event stream.
 public final class VirtualRuntime {
-  enum Action {
+  enum AgendaItem {
     case enqueue(op: Int, queue: Int)
     case command(Command, CommandSource)
     case workDone(op: Int)
@@ -19,7 +19,7 @@ public final class VirtualRuntime {
   struct Entry: Comparable {
     let time: Int64
     let order: Int
-    let action: Action
+    let item: AgendaItem
     static func < (a: Entry, b: Entry) -> Bool { (a.time, a.order) < (b.time, b.order) }
     static func == (a: Entry, b: Entry) -> Bool { a.time == b.time && a.order == b.order }
   }
@@ -57,7 +57,7 @@ public final class VirtualRuntime {
       agenda.insert(
         Entry(
           time: max(Self.micros(time), clock), order: scheduled + Self.lateOrder,
-          action: .lintWake(token: token)))
+          item: .lintWake(token: token)))
     }
   }
 
@@ -97,7 +97,7 @@ public final class VirtualRuntime {
       wakeUnsettled = false
       publisher.rescheduleWake()
     }
-    while let top = agenda.min, case .lintWake(let token) = top.action,
+    while let top = agenda.min, case .lintWake(let token) = top.item,
       !publisher.isLive(token: token)
     {
       agenda.removeMin()
@@ -106,7 +106,7 @@ public final class VirtualRuntime {
 
   /// Seconds as clock microseconds, saturating: an infinite or huge span means "never" (the engine's
   /// longest span), and NaN or a negative one means "now", so no input can trap the conversion.
-  /// Added to the order of lint wake-ups so they sort after every other action of their instant.
+  /// Added to the order of lint wake-ups so they sort after every other item of their instant.
   static let lateOrder = 1 << 50
 
   static func micros(_ seconds: Double) -> Int64 {
@@ -127,10 +127,10 @@ public final class VirtualRuntime {
     min(clock + Self.micros(seconds), Self.endOfTime)
   }
 
-  private func push(_ action: Action, at time: Int64) {
+  private func push(_ item: AgendaItem, at time: Int64) {
     scheduled += 1
     agenda.insert(
-      Entry(time: min(max(time, clock), Self.endOfTime), order: scheduled, action: action))
+      Entry(time: min(max(time, clock), Self.endOfTime), order: scheduled, item: item))
   }
 
   // MARK: - Building
@@ -183,7 +183,7 @@ public final class VirtualRuntime {
   public func step() -> Bool {
     dropStaleWakes()
     guard let entry = agenda.popMin() else { return false }
-    if case .lintWake(let token) = entry.action {
+    if case .lintWake(let token) = entry.item {
       // A lint looking again moves the clock only if it finds something: a run that is over keeps
       // the time of its last event.
       let before = publisher.seq
@@ -193,7 +193,7 @@ public final class VirtualRuntime {
       return true
     }
     clock = max(clock, entry.time)
-    handle(entry.action)
+    handle(entry.item)
     return true
   }
 
@@ -214,8 +214,8 @@ public final class VirtualRuntime {
     if let c = cap, c > clock, !isIdle { clock = c }
   }
 
-  private func handle(_ action: Action) {
-    switch action {
+  private func handle(_ item: AgendaItem) {
+    switch item {
     case .enqueue(let op, let q):
       core.enqueueChecked(core.ops[op], on: core.queues[q])
     case .command(let c, let source):

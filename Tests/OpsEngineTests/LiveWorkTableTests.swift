@@ -3,11 +3,11 @@ import Testing
 @testable import OpsEngine
 @testable import OpsEvents
 
-/// `LiveSlots`: the live runtime's per-operation state follows the operations in flight.
+/// `LiveWorkTable`: the live runtime's per-operation state follows the operations in flight.
 @Suite struct LiveSlotsTests {
   @Test func spentSlotsAtTheStartAreDroppedAndTheRestStayReachable() {
     let rt = LiveRuntime(lints: [])
-    var slots = LiveSlots()
+    var slots = LiveWorkTable()
     for _ in 0..<10_000 { slots.append(.none) }
     var contexts: [Int: WorkContext] = [:]
     for id in 0..<9_100 {
@@ -38,6 +38,6 @@ import Testing
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 4))
     for i in 0..<12_000 { try rt.addOperation(live("op\(i)"), work: .sync { _ in }, on: "q") }
     #expect(rt.waitUntilFinished(timeout: liveTimeout))
-    #expect(rt.keptSlots < 8_192, "kept \(rt.keptSlots) of 12,000")
+    #expect(rt.keptEntries < 8_192, "kept \(rt.keptEntries) of 12,000")
   }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import OpsEngine
 @testable import OpsEvents
 
-/// `Projection.apply(_:slotHint:)`: a hint saves a lookup by name when it is right, and changes
+/// `Projection.apply(_:rowHint:)`: a hint saves a lookup by name when it is right, and changes
 /// nothing when it is wrong (the live runtime's hints come from its engine, see `EventBuffer`).
 @Suite struct ProjectionSlotHintTests {
   /// Right, wrong, missing and out-of-range hints fold to the same projection as no hints at all.
@@ -32,7 +32,7 @@ import Testing
         default: plain.operations.count + 5
         }
       if hint == slot && slot >= 0 { right += 1 }
-      hinted.apply(e, slotHint: hint)
+      hinted.apply(e, rowHint: hint)
     }
     #expect(right > 0)
     #expect(hinted == plain)
@@ -47,7 +47,7 @@ import Testing
     var seq = 0
     func apply(_ kind: EventKind, hint: Int = -1) {
       seq += 1
-      p.apply(Event(seq: seq, time: Double(seq), kind: kind), slotHint: hint)
+      p.apply(Event(seq: seq, time: Double(seq), kind: kind), rowHint: hint)
     }
     func added(_ name: String) -> EventKind {
       .operationAdded(
