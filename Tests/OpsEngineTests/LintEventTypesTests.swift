@@ -6,7 +6,7 @@ import Testing
 @testable import OpsEvents
 
 /// `Lint.eventTypes`: the publisher calls a lint only after the event types it names (every event
-/// when it names none), and `EventKind.typeIndex` numbers every type the contract names.
+/// when it names none).
 @Suite struct LintEventTypesTests {
   struct Counting: Lint {
     let kind = "counting"

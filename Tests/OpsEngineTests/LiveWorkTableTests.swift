@@ -4,7 +4,7 @@ import Testing
 @testable import OpsEvents
 
 /// `LiveWorkTable`: the live runtime's per-operation state follows the operations in flight.
-@Suite struct LiveSlotsTests {
+@Suite struct LiveWorkTableTests {
   @Test func spentSlotsAtTheStartAreDroppedAndTheRestStayReachable() {
     let rt = LiveRuntime(lints: [])
     var slots = LiveWorkTable()
