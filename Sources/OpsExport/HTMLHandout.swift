@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What a scenario teaches, for the HTML handout: its moments where the board stops for them, and the
 /// question the board's quiz asks at each. Computed by the command line (the quiz is the board's own

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardRenderer {
   /// `why rateApp: waiting for the Alert exclusivity lock held by banner`, from the engine's

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardRenderer {
   mutating func drawOperations(_ r: Rect, _ shared: SharedState, scroll: inout Int) {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardRenderer {
   /// The selected operation at a glance: who it waits for and who waits for it, where it is in the

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The lifecycle diagram, drawn top to bottom with the two shortcuts on the right: pending → ready
 /// (no conditions, or cancelled) and ready → finishing (cancelled or failed conditions: main() never runs).

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The "why" lines of an explained trace: after each instant, why each operation that instant touched
 /// is waiting, when that changed. It folds the events into its own `Projection` (the one fold) and
 /// asks `whyWaiting`. Explanations come once per instant, after everything that happened at that
@@ -129,7 +131,10 @@ public struct WaitingExplainer: Sendable {
         still.append(w)
       }
       lockWaiters[category] = still
-    default:
+    case .queueAdded, .queueMaxConcurrent, .operationAdded, .dependencyAdded, .state,
+      .conditionWaiting, .conditionStarted, .conditionResult, .exclusivityAcquired, .cancelled,
+      .cancelTooLate, .didStart, .didProduce, .willFinish, .didFinish, .completion, .cycleDetected,
+      .command, .warning, .refused:
       break
     }
     if let q = event.kind.queue { touchQueue(q) }
