@@ -19,8 +19,8 @@ import HeapModule
 /// while the lock is held (a subscriber may call back into the runtime).
 public final class LiveRuntime: @unchecked Sendable {
   // MARK: State guarded by `lock`
-  // `@exclusivity(unchecked)`: the lock already serialises every access, and the runtime's dynamic
-  // exclusivity checks were a fifth of the engine's instructions.
+  // `@exclusivity(unchecked)`: the lock already serialises every access, so the dynamic checks
+  // would only add work to every step.
 
   /// With a condition variable, so `waitUntilFinished` can block on the same lock.
   private let lock = EngineLock()
@@ -261,8 +261,7 @@ public final class LiveRuntime: @unchecked Sendable {
     finishedInStep.clearKeepingCapacity()
     // Only operations with at least `kept` created after them: a program names the operations it
     // just added (as dependencies), and those stay known however fast they finish. One too recent
-    // waits in `tooRecent` until it is not (it was tried again at every step, 64 a step, when
-    // operations finish about as fast as they are added).
+    // waits in `tooRecent` until it is old enough, rather than being tried again at every step.
     let oldEnough = core.ops.count - kept
     while let id = tooRecent.min, id < oldEnough {
       tooRecent.removeMin()
@@ -300,9 +299,8 @@ public final class LiveRuntime: @unchecked Sendable {
   /// Operations retired while the batch's events were buffered are forgotten by the lints after it:
   /// every event about them is in the batch or an earlier one.
   private func drain() {
-    // The batch is kept between drains (emptied, with its room), so the buffer it is swapped with
-    // does not grow again from nothing at every drain: a fresh one each time was reallocated and
-    // page-faulted event by event (~9% of all samples with the standard lints).
+    // The batch is kept between drains (emptied, with its capacity), so the buffer it is swapped
+    // with does not grow again from nothing, reallocated and page-faulted, at every drain.
     let batch = deliveryBatch
     var retired: [RetiredName] = []
     while true {
@@ -395,9 +393,9 @@ public final class LiveRuntime: @unchecked Sendable {
       spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
     default: break
     }
-    // The record is built and its numbers checked before the lock is taken (~550 instructions an
-    // operation less under it); the core numbers it in the step. Not `withCore`: a closure would
-    // capture the record.
+    // The record is built and its numbers checked before the lock is taken, so that work is not
+    // held under it; the core numbers it in the step. Not `withCore`: a closure would capture the
+    // record.
     let validated = (try? EngineCore.validate(spec)) != nil
     let record = OperationRecord(id: -1, spec: spec)
     beginStep()
@@ -441,29 +439,24 @@ public final class LiveRuntime: @unchecked Sendable {
   /// buffer stays under a few MB. The delivery thread itself never waits (a subscriber that calls
   /// the runtime, or finishes async work, goes on at once), so no thread waits for itself.
   static let backlogLimit = 1 << 14
-  /// The buffer's size once it has grown: the bound, and room for the events other threads buffer
+  /// The buffer's size once it has grown: the bound, and space for the events other threads buffer
   /// before the one that found it full has drained it.
   static let backlogRoom = backlogLimit + backlogLimit / 4
-  /// Unfinished operations above which `addOperation` paces its thread after its step (see
-  /// `pace`; it yielded its core from session 10 to 17 of docs/BENCHMARKS.md).
+  /// Unfinished operations above which `addOperation` paces its thread after its step (see `pace`).
   static let crowdedAt = 1024
   /// Unfinished operations above which `addOperation` returns only once the events published so far
-  /// are delivered (docs/BENCHMARKS.md, "Session 11": 1M no-op operations with the lints at limit 4
-  /// had 15,000–55,000 unfinished at the peak without it, and a peak RSS of 80–120 MB; with it
-  /// 65–74 MB, and 56–58 MB with the backlog's bound lowered to 16,384 as well). Lowered from 8,192
-  /// once the lints forgot succeeded operations early ("Session 13": the same row 47 → 41 MB, and no
-  /// row of the 100k and 1M grids slower once measured again).
+  /// are delivered: otherwise a program adding a million operations runs tens of thousands ahead of
+  /// the lints' fold, and those unfinished records set the run's peak memory.
   static let farAheadAt = 2048
 
   /// An adding thread with more than `crowdedAt` operations unfinished waits, once its step is
-  /// over, until `paceLow` are left or `paceWait` seconds pass, whichever comes first. It used to
-  /// yield its core after each such step instead: on two cores that was up to one system call an
-  /// operation, most returning at once with nothing else to run, and every return took the engine
-  /// lock again from the workers (measured in docs/BENCHMARKS.md, "Session 18"). A wait that runs
-  /// out means the work is not moving (a suspended queue, long work, or an operation adding from
-  /// inside its own work): pacing then stops until `crowdedAt - paceLow` more have finished.
-  /// Not on the delivery queue: a subscriber that adds must not wait for work whose events wait
-  /// for it.
+  /// over, until `paceLow` are left or `paceWait` seconds pass, whichever comes first. A wait, not
+  /// a yield after each step: on two cores a yield is up to one system call an operation, most
+  /// returning at once with nothing else to run, each return taking the engine lock again from the
+  /// workers. A wait that runs out means the work is not moving (a suspended queue, long work, or
+  /// an operation adding from inside its own work): pacing then stops until `crowdedAt - paceLow`
+  /// more have finished. Not on the delivery queue: a subscriber that adds must not wait for work
+  /// whose events wait for it.
   private func pace() {
     guard DispatchQueue.getSpecific(key: onDelivery) == nil else { return }
     let deadline = EngineLock.deadline(after: Self.paceWait)
@@ -668,8 +661,7 @@ public final class LiveRuntime: @unchecked Sendable {
   /// looks for another a few times, giving its core away between looks, before it gives its thread
   /// back to Dispatch: a program adding operations one after another queues the next job a
   /// microsecond or two later, and a worker requested for it costs a dispatch, a wake-up and a
-  /// context switch (1,100 to 13,400 requests in 100,000 no-op operations without a limit, 160 to
-  /// 1,200 with the looks). Measured in docs/BENCHMARKS.md ("Session 16").
+  /// context switch; the looks save most of those requests.
   private func work(_ first: LiveJob?, level: Int) {
     var next = first
     while let job = next {

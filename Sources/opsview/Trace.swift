@@ -141,8 +141,8 @@ final class AnnotatorBox {
 
 /// Collects lines and writes them to stdout in large chunks: traces of thousands of events stay fast.
 final class BufferedOutput {
-  // Used by one thread at a time (the trace's writer): dynamic exclusivity checks were 4% of writing
-  // a text trace.
+  // Used by one thread at a time (the trace's writer): dynamic exclusivity checks would slow every
+  // append of a text trace.
   @exclusivity(unchecked) private var buffer: [UInt8] = []
 
   /// A line, escaped if it needs it (see `TextPolicy`): whatever it quotes cannot act on a terminal.

@@ -1,8 +1,8 @@
 /// The operations the last events were about, by name and slot: events come in runs about one
 /// operation (its state, then its observers), and the engine passes the same string each time, so
 /// comparing it is cheaper than hashing it. Two, because on the live runtime the runs of the
-/// operation being added and of the one finishing interleave (one remembered missed half of the
-/// lookups). Every entry is also in the projection's name index.
+/// operation being added and of the one finishing interleave (one remembered would miss half of
+/// the lookups). Every entry is also in the projection's name index.
 struct RecentSlots: Sendable {
   private var recent = (name: "", slot: -1)
   private var older = (name: "", slot: -1)
