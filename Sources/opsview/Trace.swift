@@ -35,7 +35,6 @@ struct Trace: ParsableCommand {
   }
 
   func run() throws {
-    keepHeapForBatchWork()
     if source.scenario == "-" || source.scenario.lowercased().hasSuffix(".jsonl") {
       return try traceRecording()
     }
@@ -85,7 +84,6 @@ struct Trace: ParsableCommand {
           keepNewlines: false))
     }
     out.finish()
-    leaveToExit((s, runtime))
   }
 }
 
