@@ -36,7 +36,7 @@ let package = Package(
     // reaches a terminal or a handout, the validator of event streams (recordings, probes), and
     // the opening of input files.
     .target(name: "OpsInput", dependencies: ["OpsEvents", "OpsEngine"]),
-    // Room 2: the scenario format, loader and built-in catalogue (embedded by a build plugin).
+    // Scenarios: the format, loader and built-in catalogue (embedded by a build plugin).
     .target(
       name: "OpsScenarios",
       dependencies: ["OpsEvents", "OpsEngine", "OpsInput", .product(name: "Yams", package: "Yams")],
@@ -45,9 +45,11 @@ let package = Package(
     .executableTarget(name: "ScenarioEmbedder"),
     .plugin(
       name: "EmbedScenariosPlugin", capability: .buildTool(), dependencies: ["ScenarioEmbedder"]),
-    // The cells, keys and board contract shared by rooms 3 and 4, so the terminal needs no board.
+    // The cells, keys and board contract shared by the board and the terminal, so the terminal
+    // needs no board.
     .target(name: "OpsCells"),
-    // Room 3: the board model (the engine's projection plus the log pane), layout and rendering into cells. No curses.
+    // The board: its model (the engine's projection plus the log pane), layout and rendering into
+    // cells. No curses.
     .target(name: "OpsBoard", dependencies: ["OpsEvents", "OpsEngine", "OpsCells", "OpsInput"]),
     // Exports for handouts and other tools (Perfetto, Graphviz, Mermaid, SVG, Markdown), read from
     // the engine's projection.
@@ -56,14 +58,14 @@ let package = Package(
     .target(name: "OpsProbe", dependencies: ["OpsEvents", "OpsEngine", "OpsInput"]),
     // A small photo pipeline on OperationQueue, to attach to (`swift run opsview-example-photos`).
     .executableTarget(name: "opsview-example-photos", dependencies: ["OpsProbe"]),
-    // Room 4: the only code that touches ncursesw.
+    // The terminal: the only code that touches ncursesw.
     // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
     .systemLibrary(
       name: "CNCursesW", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
     // Signal handlers and their state, in C (async-signal-safe code, one copy of the state).
     .target(name: "CTerminalSignals"),
     .target(name: "OpsTerminal", dependencies: ["OpsCells", "CNCursesW", "CTerminalSignals"]),
-    // Room 5: the command line.
+    // The command line.
     .executableTarget(
       name: "opsview",
       dependencies: [

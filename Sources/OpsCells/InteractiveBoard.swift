@@ -1,5 +1,5 @@
-/// The contract between the board (room 3) and the terminal (room 4). The terminal owns the screen and
-/// the input loop; the board owns everything shown and what keys mean.
+/// The contract between the board (OpsBoard) and the terminal (OpsTerminal). The terminal owns the
+/// screen and the input loop; the board owns everything shown and what keys mean.
 public protocol InteractiveBoard: AnyObject {
   /// Real seconds have passed since the last tick; a playing board advances its virtual clock by
   /// `elapsed × speed`.

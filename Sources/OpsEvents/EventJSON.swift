@@ -23,7 +23,8 @@ public enum JSONValue: Sendable, Equatable {
   }
 
   /// Appends the value as JSON text (UTF-8). Bytes, not `String` appends: building traces of
-  /// hundreds of thousands of events piece by piece as strings was most of a jsonl trace's time.
+  /// hundreds of thousands of events piece by piece as strings would be most of a jsonl trace's
+  /// time.
   func write(into out: inout [UInt8]) {
     switch self {
     case .string(let s): JSONValue.writeString(s, into: &out)

@@ -1,7 +1,7 @@
 /// The JSON line of the most frequent events (state changes, starts and finishes: nearly all of a
-/// large trace) written field by field straight into the buffer. The general path builds an array of
-/// `(key, JSONValue)` per event and per cause, which was most of a 450,000-event jsonl trace's writing
-/// time. The bytes are the same as the general path's (a test compares them for every cause).
+/// large trace) written field by field straight into the buffer. The general path builds an array
+/// of `(key, JSONValue)` per event and per cause, most of a large jsonl trace's writing time. The
+/// bytes are the same as the general path's (a test compares them for every cause).
 extension Event {
   /// Appends the fields after `type` for the kinds it knows; false (nothing written) for the others.
   func appendFrequentFields(to out: inout [UInt8]) -> Bool {
@@ -22,8 +22,7 @@ extension Event {
       out.appendKey("cancelled")
       out.appendASCII(cancelled ? "true" : "false")
     case .operationAdded(let o, let q, let p, let qos, let k, let d, let c, let x, let w):
-      // Once per operation, but with nine fields: the general path's array of them was a fifth of
-      // a large trace's writing.
+      // Once per operation, but with nine fields: the general path's array of them is dear.
       out.appendField("operation", o)
       out.appendField("queue", q)
       out.appendField("priority", p.rawValue)

@@ -23,7 +23,8 @@ public struct TextTrace: Sendable {
   }
 
   /// `line(e)`'s UTF-8 bytes, appended to `out`: a trace of hundreds of thousands of events builds
-  /// no strings for its columns (padding and joining them was most of the text trace's own time).
+  /// no strings for its columns (padding and joining them would be most of the text trace's own
+  /// time).
   public func appendLine(_ e: Event, to out: inout [UInt8]) {
     let start = out.count
     let units = Int64((e.time * 1000).rounded())

@@ -377,8 +377,8 @@ public enum SVGTimeline {
       }
     }
 
-    /// Written straight into the picture: building it as strings first was a third of the SVG's
-    /// writing time at 50,000 operations. XML escaping works character by character, so escaping
+    /// Written straight into the picture: building it as strings first would be a large share of
+    /// the SVG's writing time. XML escaping works character by character, so escaping
     /// the user's words piece by piece gives the same text as escaping the whole.
     private func tooltip(_ op: OperationInfo, into b: inout TextBuffer) {
       b.addXML(op.name)

@@ -5,7 +5,7 @@ import OpsEvents
 /// `opsview-bench chain [N]`: one dependency chain of N operations (default 100,000), each waiting for
 /// the one before, declared head first and tail first, added, enqueued and run on the virtual runtime
 /// with the standard lints (median of 3). Issue 10's goal: under a second in either order, linear,
-/// no recursion (the cycle search used to recurse on every enqueue).
+/// no recursion (a recursive cycle search on every enqueue would be quadratic).
 func chainBenchmark(count: Int) {
   print("A chain of \(count) operations on the virtual runtime (standard lints, median of 3)")
   for tailFirst in [false, true] {

@@ -58,7 +58,7 @@ func spawnRun(
 /// live, each run its own process, the order alternating from pair to pair so neither side always
 /// runs on the warmer (or busier) machine. The pairs are taken in passes: each pass runs one pair of
 /// every row, so a slow minute of this shared machine lands on one pair of several rows rather than
-/// on every pair of one row (see docs/BENCHMARKS.md, "Session 17"). Reports medians, the ratio of the
+/// on every pair of one row (see docs/PERFORMANCE.md). Reports medians, the ratio of the
 /// medians with the spread of the per-pair ratios, the largest peak memory of each side, and the
 /// range of the 1-minute load seen after the row's pairs.
 func compare(_ options: BenchOptions) throws {

@@ -62,7 +62,6 @@ struct Export: ParsableCommand {
   }
 
   func run() throws {
-    keepHeapForBatchWork()
     let file: OutputFile
     do {
       // Never over the source it reads (`export run.jsonl -o run.jsonl` replaced its own input).
@@ -82,7 +81,6 @@ struct Export: ParsableCommand {
         try ExportFormat(rawValue: format.rawValue)!.renderBytes(
           exportSource, operation: operation))
       try file.commit(bytes: bytes)
-      leaveToExit(exportSource)
     } catch {
       file.discard()
       printError("opsview: \(error)")

@@ -36,7 +36,6 @@ struct Trace: ParsableCommand {
   }
 
   func run() throws {
-    keepHeapForBatchWork()
     if source.scenario == "-" || source.scenario.lowercased().hasSuffix(".jsonl") {
       return try traceRecording()
     }
@@ -86,7 +85,6 @@ struct Trace: ParsableCommand {
           keepNewlines: false))
     }
     out.finish()
-    leaveToExit((s, runtime))
   }
 }
 
@@ -142,8 +140,8 @@ final class AnnotatorBox {
 
 /// Collects lines and writes them to stdout in large chunks: traces of thousands of events stay fast.
 final class BufferedOutput {
-  // Used by one thread at a time (the trace's writer): dynamic exclusivity checks were 4% of writing
-  // a text trace.
+  // Used by one thread at a time (the trace's writer): dynamic exclusivity checks would slow every
+  // append of a text trace.
   @exclusivity(unchecked) private var buffer: [UInt8] = []
 
   /// A line, escaped if it needs it (see `TextPolicy`): whatever it quotes cannot act on a terminal.

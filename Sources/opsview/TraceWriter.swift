@@ -3,9 +3,9 @@ import OpsEngine
 import OpsEvents
 
 /// The trace's output, formatted and written on a second thread while the engine runs: turning
-/// events into text was a fifth of a 50,000-operation trace, and it does not need to hold the engine
-/// up. Events and lines go over in batches, in order; at most a few batches wait, so a slow reader
-/// (a pipe into `less`) holds the engine back instead of filling memory.
+/// events into text is a large share of a trace, and it does not need to hold the engine up. Events
+/// and lines go over in batches, in order; at most a few batches wait, so a slow reader (a pipe
+/// into `less`) holds the engine back instead of filling memory.
 final class TraceWriter: @unchecked Sendable {
   /// What the writer thread turns into bytes.
   enum Item: Sendable {

@@ -162,8 +162,8 @@ struct BoardEndToEndTests {
     expectEnded(session, status: 128 + SIGINT)
   }
 
-  /// SIGUSR1, SIGALRM and SIGPIPE used to end the board with the alternate screen and mouse
-  /// tracking still on.
+  /// Every signal that ends the board, SIGUSR1, SIGALRM and SIGPIPE included, leaves the terminal
+  /// without the alternate screen and mouse tracking.
   @Test(arguments: [SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE])
   func aSignalRestoresTheTerminal(signal: Int32) throws {
     let session = try start()

@@ -178,7 +178,8 @@ struct BoardOutputFilesEndToEndTests {
     #expect(try String(contentsOfFile: dir + "/my.yaml", encoding: .utf8) == before)
   }
 
-  /// The path was tried only at quit, after the whole run, and the key actions were lost.
+  /// The path is tried at once, not at quit after the whole run, where the key actions would be
+  /// lost.
   @Test func aSaveActionsPathThatCannotBeWrittenFailsAtOnce() throws {
     let dir = try OutputFilesEndToEndTests.directory("board-nodir")
     let board = try run(["play", "tour", "--save-actions", "nodir/x.yaml"], in: dir)

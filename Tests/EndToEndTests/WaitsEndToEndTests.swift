@@ -58,7 +58,7 @@ import Testing
     #expect(r.out.contains("AGREE: 0 operations started"), "\(r.out)")
   }
 
-  /// `work: 1000000` kept verify silent for a day (scaled, 100,000 real seconds).
+  /// `work: 1000000` must not keep verify silent for a day (scaled, 100,000 real seconds).
   @Test func aLongScenarioIsBoundedAndSaysSo() throws {
     let path = try temporaryFile("long-work.yaml", "operations:\n  - {name: a, work: 1000000}\n")
     let clock = ContinuousClock()

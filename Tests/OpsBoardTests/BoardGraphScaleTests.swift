@@ -4,8 +4,9 @@ import Testing
 
 @testable import OpsBoard
 
-/// The board over graphs that used to overflow the stack or take quadratic work: a deep chain declared
-/// tail-first, a wide fan-in, a long cycle. Every view renders and says what the engine said.
+/// The board over graphs that could overflow a recursive walk or take quadratic work: a deep chain
+/// declared tail-first, a wide fan-in, a long cycle. Every view renders and says what the engine
+/// said.
 @Suite struct BoardGraphScaleTests {
   func session(_ build: @escaping @Sendable (VirtualRuntime) throws -> Void) -> BoardSession {
     BoardSession(title: "scale", notes: "", paused: true) {

@@ -4,8 +4,8 @@ import Testing
 @testable import OpsEvents
 
 /// The board keeps every event of a run and about six history visits per operation; their sizes set
-/// its memory at 50,000 operations (258 MB with these sizes, 303 MB before the wide cases were boxed).
-/// A new wide case or cause should be `indirect`, or this says what it costs.
+/// its memory at 50,000 operations (the wide cases are boxed to keep them small). A new wide case
+/// or cause should be `indirect`, or this says what it costs.
 @Suite struct EventSizeTests {
   @Test func frequentRecordsStaySmall() {
     #expect(MemoryLayout<Event>.stride <= 72)

@@ -8,7 +8,7 @@ import Testing
 /// waits long for work that is not moving (see `LiveRuntime.pace`).
 @Suite struct LivePacingTests {
   /// While the work moves, no add returns with more than `crowdedAt` operations unfinished, unless
-  /// a wait ran out first (a loaded machine). Yielding instead of waiting let the adder run on to
+  /// a wait ran out first (a loaded machine). An adder that yields instead of waiting runs on to
   /// the delivery bound (`farAheadAt`), twice as far.
   @Test func anAdderAheadOfMovingWorkWaitsForItToCatchUp() throws {
     let rt = LiveRuntime(lints: [])

@@ -4,7 +4,7 @@ import OpsEvents
 import Testing
 
 /// Every number a library caller passes is either refused with `EngineError.invalidNumber` or has a
-/// defined meaning; none can trap (they used to: "Double value cannot be converted to Int64").
+/// defined meaning; none can trap ("Double value cannot be converted to Int64").
 @Suite struct NumberInputTests {
   @Test func negativeConcurrencyIsRefusedByBothRuntimes() throws {
     let refused = EngineError.invalidNumber(

@@ -86,7 +86,7 @@ extension ProbeTests {
   }
 
   @Test func aViewerThatKeepsUpSeesEverythingWhateverTheBuffer() throws {
-    // Before: the buffer held the whole history, so a run longer than it dropped everything after
+    // The buffer must not hold the whole history: a run longer than it would drop everything after
     // it even with a viewer taking every event.
     let probe = try Probe.startOrThrow(
       program: "probe-backlog", sampleInterval: 3600, capacity: 1_000)

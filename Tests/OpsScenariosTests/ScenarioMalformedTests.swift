@@ -407,7 +407,7 @@ struct ExpectedProblem: CustomStringConvertible, Sendable {
     }
   }
 
-  /// The old limit (1 MB) refused real files: 20,000 operations take 1.5 MB.
+  /// Real files are far over 1 MB: 20,000 operations take 1.5 MB.
   @Test func fileOverTheOldLimitLoads() throws {
     var text = "operations:\n  - {name: operation0, work: 1}\n"
     for i in 1..<20_000 {
@@ -466,8 +466,8 @@ struct ExpectedProblem: CustomStringConvertible, Sendable {
     #expect(ComplexKeyGuard.find(in: "a: &x [1]\n[*x]: 2\n")! == (2, 1))
     #expect(ComplexKeyGuard.find(in: "a: &x 1\nb: {? *x : 1}\n")! == (2, 7))
     #expect(ComplexKeyGuard.find(in: "? {a: 1}\n: 2\n")! == (1, 3))
-    // An explicit key inside a flow list (a one-pair mapping), with no space before the `?`: the
-    // scan of the text this replaces missed it, and Yams hung hashing the key.
+    // An explicit key inside a flow list (a one-pair mapping), with no space before the `?`: a
+    // scan of the text misses it, and Yams hangs hashing the key.
     #expect(ComplexKeyGuard.find(in: "a: &x [1]\nb: [*x,? *x]\n")! == (2, 10))
     // Values, list items and prose that looks like keys are not keys.
     #expect(ComplexKeyGuard.find(in: "a: &x [1]\nb: *x\nc: [*x, {d: *x}]\n") == nil)

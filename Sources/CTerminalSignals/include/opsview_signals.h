@@ -1,5 +1,5 @@
 // Signals and crash safety around the curses session. The state lives in signals.c, once for the
-// whole program (it used to be `static` in a header: one copy per Swift file that called it).
+// whole program (`static` in a header would give one copy per Swift file that called it).
 #ifndef OPSVIEW_SIGNALS_H
 #define OPSVIEW_SIGNALS_H
 

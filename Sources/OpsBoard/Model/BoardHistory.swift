@@ -9,14 +9,13 @@ import OpsEvents
 /// since, but it comes to own the name index and the queues' member sets (rewritten as operations
 /// are added and finish) and the chunks of the operations active meanwhile. Spacing them by an
 /// estimate of `bytesPerOperation` at `bytesPerEvent` (all checkpoints together stay a fraction
-/// of the log) measured lowest when it was chosen (50k generated: 304 MB peak against 511 MB at 48
-/// bytes an operation, whose closer checkpoints each copied those tables), never more than
+/// of the log) keeps the peak lowest (closer checkpoints each copy those tables), never more than
 /// `maximumSpacing` events apart, which bounds what a seek folds.
 struct BoardHistory: Sendable {
   /// Events between checkpoints at least.
   static let minimumSpacing = 1024
-  /// Events between checkpoints at most: a seek folds at most this many (~0.45 µs each at 50k
-  /// operations, so ~20 ms).
+  /// Events between checkpoints at most: a seek folds at most this many, within the 50 ms seek goal
+  /// at 50k operations (docs/PERFORMANCE.md).
   static let maximumSpacing = 45_000
   /// Checkpoint bytes allowed per event folded (a log entry is 72 bytes).
   static let bytesPerEvent = 48

@@ -47,7 +47,7 @@ struct ColumnNeeds: Equatable {
   var conditions = false
   var errors = false
 
-  /// From the projection's counts: a scan of every operation here cost 9 ms a frame at 50,000.
+  /// From the projection's counts: a scan of every operation here would cost every frame.
   init(_ model: BoardModel) {
     let traits = model.projection.traits
     queue = model.queues.count > 1

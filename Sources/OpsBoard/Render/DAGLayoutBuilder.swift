@@ -1,9 +1,10 @@
 import OpsCells
 
-/// Builds a `DAGLayout` a bounded amount of work at a time. While playing, operations keep being added
-/// and the graph has to be laid out again; at 10,000 operations that is ~6 ms, three frames' worth of
-/// the 2 ms goal. The view advances a builder by a budget each frame and shows the previous layout
-/// until the new one is complete. Paused, it builds at once (the same code, with no budget).
+/// Builds a `DAGLayout` a bounded amount of work at a time. While playing, operations keep being
+/// added and the graph has to be laid out again; at 10,000 operations that is several frames' worth
+/// of the 2 ms goal (docs/PERFORMANCE.md). The view advances a builder by a budget each frame and
+/// shows the previous layout until the new one is complete. Paused, it builds at once (the same
+/// code, with no budget).
 ///
 /// A unit of work is one operation, edge or node visited. Two steps are not divided: indexing the
 /// edges once they are read (a counting sort over them) and sorting a column.
@@ -82,8 +83,8 @@ struct DAGLayoutBuilder {
   private mutating func readEdges(_ model: BoardModel, _ work: inout Int, _ budget: Int) {
     let ops = model.operations
     let n = count
-    // Each record read in place: copies of it (a retain and release of each field) were ~40% of the
-    // layout's samples at 10,000 operations. Operations added since the build began are left out.
+    // Each record read in place: a copy of it retains and releases each field, a large share of the
+    // layout. Operations added since the build began are left out.
     while next < n && work < budget {
       let i = next
       ops.read(i) { op in

@@ -48,9 +48,9 @@ public final class BoardSession: InteractiveBoard {
   static let speeds: [Double] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
   /// At most this many frames a second while playing.
   static let frameInterval = 1.0 / 30
-  /// Events folded per frame while playing at most: ~5 ms of engine steps and folding at 50k
-  /// operations. A frame that takes a time-travel checkpoint also pays for copying the model's
-  /// operation records (~30 ms at 50k), so the rest is kept small (opsview-bench analysis, "play max").
+  /// Events folded per frame while playing at most: a few milliseconds of engine steps and folding
+  /// at 50k operations. A frame that takes a time-travel checkpoint also pays for copying the
+  /// model's operation records, so the rest is kept small (`opsview-bench analysis`, "play max").
   static let eventsPerFrame = 2048
   /// Capacity kept for the events not shown yet once they are all shown.
   static let keptIncomingCapacity = 4096

@@ -27,9 +27,9 @@ struct GraphView: ViewComponent {
   /// While playing, the next layout, built a budget of work per frame (see `DAGLayoutBuilder`).
   var building: DAGLayoutBuilder?
 
-  /// Units of layout work a frame does while playing: at most ~0.5 ms (reading an operation's edges
-  /// is the dearest unit), where a whole layout of 10,000 operations is ~6 ms. A layout of 1,600
-  /// operations takes about 9 frames, one of a few hundred a single frame.
+  /// Units of layout work a frame does while playing: a fraction of a millisecond (reading an
+  /// operation's edges is the dearest unit), where a whole layout of 10,000 operations takes
+  /// several frames' budget. A layout of a few hundred operations fits in a single frame.
   static let layoutWorkPerFrame = 1_500
 
   /// Brings the layout up to the model. Paused, with no layout yet, or when the model has fewer

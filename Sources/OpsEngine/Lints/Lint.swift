@@ -6,9 +6,9 @@ import OpsEvents
 /// reads keeps no history of visits or observer calls (`Projection.keepsHistory`), no member sets
 /// of queues (`Projection.keepsMembers`) and no dependents (`Projection.keepsDependents`): read
 /// states, times, counts and an operation's own dependencies. The standard lints give their texts as
-/// computed properties: stored, three strings made a lint larger than an existential's inline room,
-/// and each call of a mutating `check` through `any Lint` then checked its box for uniqueness (~500
-/// instructions an operation on the live runtime's delivery). A finished dependency that succeeded
+/// computed properties: stored, three strings make a lint larger than an existential's inline
+/// buffer, and each call of a mutating `check` through `any Lint` then checks its box for
+/// uniqueness, on every event of the live runtime's delivery. A finished dependency that succeeded
 /// may be missing there (`LintsForgetting`): treat a dependency not found as finished and succeeded.
 public protocol Lint: Sendable {
   /// The warning's kind in events (`ignoresCancellation`).

@@ -6,8 +6,8 @@ import OpsEvents
 /// it was cancelled or failed (`RanAfterFailedDependencyLint`; see `Lint`): one that succeeded and
 /// that nothing unfinished needs (`EngineCore.canRetire`) reads the same once forgotten. Their
 /// projection then holds the operations in flight and the failed or cancelled ones, not the 10,000
-/// the standard retention keeps by name (docs/BENCHMARKS.md, "Session 13": 1M no-op operations at
-/// limit 4 with the lints peaked at 56–61 MB before, 46–49 MB after).
+/// the standard retention keeps by name, which lowers the live runtime's peak memory with the
+/// lints.
 struct LintsForgetting {
   /// Operations that finished but could not go then for a reason other than an unfinished
   /// dependent (a completion block to run, a group or a condition still waiting), oldest first.

@@ -18,9 +18,8 @@ public struct NeverFinishesLint: Lint {
 
   /// A deadline by the projection's index of the operation. Nothing is removed when an operation
   /// stops executing: an operation executes once and an index is never reused, so a deadline whose
-  /// operation no longer executes is dropped when it comes first (`nextDeadline`) or due. Keeping a
-  /// table of the current ones hashed each operation three times (~700 instructions an operation of
-  /// the live runtime's delivery).
+  /// operation no longer executes is dropped when it comes first (`nextDeadline`) or due. A table
+  /// of the current ones would hash each operation three times on the live runtime's delivery.
   private struct Deadline: Comparable {
     let time: Double
     let index: Int
@@ -29,7 +28,7 @@ public struct NeverFinishesLint: Lint {
   private var deadlines = Heap<Deadline>()
   /// Deadlines `minimum` after their start (most: no expected work, or little), in the order they
   /// were set, which is the order of their times: a queue instead of the heap, whose insertion and
-  /// removal were most of this lint's cost on the live runtime's delivery.
+  /// removal would be most of this lint's cost on the live runtime's delivery.
   private var atMinimum = Deque<Deadline>()
 
   public init() {}

@@ -38,7 +38,7 @@ final class EngineLock: @unchecked Sendable {
   /// microseconds, so the lock is usually free again after a yield or two; sleeping instead cost a
   /// futex wait and a wake-up per contended step (most of the runtime's context switches), and
   /// yielding rather than spinning in place lets the holder or the delivery thread have the core when
-  /// threads outnumber cores. Measured in docs/BENCHMARKS.md ("Session 10").
+  /// threads outnumber cores.
   func lock() {
     if pthread_mutex_trylock(mutex) == 0 { return }
     for _ in 0..<Self.yieldsBeforeSleeping {

@@ -25,9 +25,8 @@ extension LiveRuntime {
   /// Operations retired while the batch's events were buffered are forgotten by the lints after it:
   /// every event about them is in the batch or an earlier one.
   func drain() {
-    // The batch is kept between drains (emptied, with its room), so the buffer it is swapped with
-    // does not grow again from nothing at every drain: a fresh one each time was reallocated and
-    // page-faulted event by event (~9% of all samples with the standard lints).
+    // The batch is kept between drains (emptied, with its capacity), so the buffer it is swapped
+    // with does not grow again from nothing, reallocated and page-faulted, at every drain.
     let batch = deliveryBatch
     var retired: [RetiredName] = []
     while true {
@@ -92,7 +91,7 @@ extension LiveRuntime {
   /// buffer stays under a few MB. The delivery thread itself never waits (a subscriber that calls
   /// the runtime, or finishes async work, goes on at once), so no thread waits for itself.
   static let backlogLimit = 1 << 14
-  /// The buffer's size once it has grown: the bound, and room for the events other threads buffer
+  /// The buffer's size once it has grown: the bound, and space for the events other threads buffer
   /// before the one that found it full has drained it.
   static let backlogRoom = backlogLimit + backlogLimit / 4
 }

@@ -19,8 +19,7 @@ extension LiveRuntime {
     finishedInStep.clearKeepingCapacity()
     // Only operations with at least `kept` created after them: a program names the operations it
     // just added (as dependencies), and those stay known however fast they finish. One too recent
-    // waits in `tooRecent` until it is not (it was tried again at every step, 64 a step, when
-    // operations finish about as fast as they are added).
+    // waits in `tooRecent` until it is old enough, rather than being tried again at every step.
     let oldEnough = core.ops.count - kept
     while let id = tooRecent.min, id < oldEnough {
       tooRecent.removeMin()

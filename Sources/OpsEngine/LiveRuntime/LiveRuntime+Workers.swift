@@ -63,8 +63,7 @@ extension LiveRuntime {
   /// looks for another a few times, giving its core away between looks, before it gives its thread
   /// back to Dispatch: a program adding operations one after another queues the next job a
   /// microsecond or two later, and a worker requested for it costs a dispatch, a wake-up and a
-  /// context switch (1,100 to 13,400 requests in 100,000 no-op operations without a limit, 160 to
-  /// 1,200 with the looks). Measured in docs/BENCHMARKS.md ("Session 16").
+  /// context switch; the looks save most of those requests.
   func work(_ first: LiveJob?, level: Int) {
     var next = first
     while let job = next {

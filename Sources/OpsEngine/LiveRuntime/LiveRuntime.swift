@@ -17,8 +17,8 @@ import OpsEvents
 /// (forgetting finished operations) and `+Host` (the core's callbacks and returning work).
 public final class LiveRuntime: @unchecked Sendable {
   // MARK: State guarded by `lock`
-  // `@exclusivity(unchecked)`: the lock already serialises every access, and the runtime's dynamic
-  // exclusivity checks were a fifth of the engine's instructions.
+  // `@exclusivity(unchecked)`: the lock already serialises every access, so the dynamic checks
+  // would only add work to every step.
 
   /// With a condition variable, so `waitUntilFinished` can block on the same lock.
   let lock = EngineLock()
@@ -259,9 +259,9 @@ public final class LiveRuntime: @unchecked Sendable {
       spec.work.blocks = Array(repeating: spec.work.duration, count: blocks.count)
     default: break
     }
-    // The record is built and its numbers checked before the lock is taken (~550 instructions an
-    // operation less under it); the core numbers it in the step. Not `withCore`: a closure would
-    // capture the record.
+    // The record is built and its numbers checked before the lock is taken, so that work is not
+    // held under it; the core numbers it in the step. Not `withCore`: a closure would capture the
+    // record.
     let validated = (try? EngineCore.validate(spec)) != nil
     let record = OperationRecord(id: -1, spec: spec)
     beginStep()

@@ -3,8 +3,8 @@ import OpsEvents
 /// The live runtime's own state of each operation, by id: its work until it starts, its context while
 /// the work runs. Entries of the oldest ids are dropped once each of them is spent (the work started
 /// and returned, or the operation was retired without running), so this follows the operations in
-/// flight rather than every operation ever added: with two arrays indexed by id it grew by ~24 bytes
-/// an operation forever (a million no-op operations at limit 4 peaked at 78-86 MB, 49-50 MB now).
+/// flight rather than every operation ever added (arrays indexed by id would grow by a few words
+/// an operation for the whole run).
 struct LiveWorkTable {
   enum Entry {
     /// Declared, not started: the work to run.

@@ -63,16 +63,16 @@ public struct Projection: Sendable, Equatable {
   /// The producer of the operation about to be added (didProduce comes right before operationAdded).
   private var producer: (producer: String, produced: String)?
 
-  /// Whether each operation's history of visits and observer calls is kept. The live runtime's lints
-  /// fold without it: no standard lint reads either, and for every operation waiting in a queue the
-  /// history was a reserved array of six visits (~270 bytes) and an append per transition, and the
+  /// Whether each operation's history of visits and observer calls is kept. The live runtime's
+  /// lints fold without it: no standard lint reads either, and for every operation waiting in a
+  /// queue the history is a reserved array of six visits and an append per transition, and the
   /// observer calls an array allocated and grown twice. Without it, `history` and `observers` are
   /// empty, `lastTransition` is nil and `state(at:)` reads `.initialized`.
   public let keepsHistory: Bool
   /// Whether each queue keeps the set of its unfinished and of its executing operations (for
   /// `members(of:)` and `executing(in:)`, which are empty without). The live runtime's lints fold
-  /// without them: no lint reads them, and the four set updates of every operation were ~5% of its
-  /// delivery. The counts by state are kept either way.
+  /// without them: no lint reads them, and they cost four set updates an operation on its delivery.
+  /// The counts by state are kept either way.
   public let keepsMembers: Bool
   /// Whether each operation keeps its dependents and how many of its dependencies finished (the
   /// board's "waits for" and the explanations read them). Without, both stay empty and 0; the live
@@ -290,17 +290,17 @@ public struct Projection: Sendable, Equatable {
 
   /// Forgets a finished operation: its name is no longer known, and once every operation of its
   /// chunk of `operations` is retired the chunk is released (each then reads as `retiredStandIn`;
-  /// until then the record reads as it was, finished, with index -1; overwriting it with the
-  /// stand-in at once was ~1,000 instructions a retirement on the live runtime's delivery thread).
+  /// until then the record reads as it was, finished, with index -1: overwriting it with the
+  /// stand-in at once would cost every retirement on the live runtime's delivery thread).
   /// The live runtime's lints fold the whole stream, so without this they would keep every
   /// operation ever run; it retires an operation here once its core has retired it (see
   /// `LiveRetention`): finished, and every operation that depends on it finished, so no later event
   /// names it.
   ///
-  /// Its name stays in the index until a sweep (see `StaleNameIndex`; finding and removing it would
-  /// cost ~400 instructions a retirement on the live runtime's delivery thread). Sweeps come less
-  /// often than the engine's (`EngineCore.retire`): more than 4,096 stale names and four times as
-  /// many as live ones, for a sweep rehashes every live name, and the lints' projection keeps few.
+  /// Its name stays in the index until a sweep (see `StaleNameIndex`: removing it at once would
+  /// hash it on every retirement on the live runtime's delivery thread). Sweeps come less often
+  /// than the engine's (`EngineCore.retire`): more than 4,096 stale names and four times as many as
+  /// live ones, for a sweep rehashes every live name, and the lints' projection keeps few.
   /// `rowHint`: where the operation is, if known (see `EventBuffer`).
   mutating func retire(_ name: String, rowHint: Int = -1) {
     guard let i = knownRow(of: name, hint: rowHint) else { return }
@@ -426,9 +426,9 @@ public struct Projection: Sendable, Equatable {
       qi = queueIndex[q]
       if let qi { lastQueueAdded = (q, qi) }
     }
-    // Appended as a temporary, so it is moved into its chunk: a variable is copied there (and
-    // destroyed here), ~600 instructions an operation on the live runtime's delivery, and `consume`
-    // of it is refused by this compiler. The rare fields are set in place after.
+    // Appended as a temporary, so it is moved into its chunk: a variable would be copied there
+    // (and destroyed here), and `consume` of it is refused by this compiler. The rare fields are
+    // set in place after.
     operations.append(
       OperationInfo(
         name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,

@@ -3,8 +3,8 @@ import OpsEvents
 /// The operations the last events were about, by name and row: events come in runs about one
 /// operation (its state, then its observers), and the engine passes the same string each time, so
 /// comparing it is cheaper than hashing it. Two, because on the live runtime the runs of the
-/// operation being added and of the one finishing interleave (one remembered missed half of the
-/// lookups). Every entry is also in the projection's name index.
+/// operation being added and of the one finishing interleave (one remembered would miss half of
+/// the lookups). Every entry is also in the projection's name index.
 struct RecentRows: Sendable {
   private var recent = (name: "", row: -1)
   private var older = (name: "", row: -1)

@@ -4,18 +4,18 @@ import OpsEvents
 /// projection, runs the lints over it and publishes what they find as `warning` events at the same
 /// engine time. Both runtimes publish through one; not thread-safe (the virtual runtime calls it on its
 /// thread, the live runtime on its delivery queue). Generic over its receiver, the runtime, so it is
-/// called directly and unretained: through a closure stored here, the closure's context was
-/// retained and released at every event (~460 instructions an operation on the live runtime's
-/// delivery thread), and so was a receiver held as an unowned protocol reference.
+/// called directly and unretained: through a closure stored here, the closure's context would be
+/// retained and released at every event, and so would a receiver held as an unowned protocol
+/// reference.
 final class EventPublisher<Receiver: EventReceiver> {
-  // `@exclusivity(unchecked)`: one thread at a time uses a publisher (see above), and the dynamic
-  // checks of every access to the projection and the lints were ~3% of the live runtime's delivery.
+  // `@exclusivity(unchecked)`: one thread at a time uses a publisher (see above), so the dynamic
+  // checks of every access to the projection and the lints would only slow the delivery.
   @exclusivity(unchecked) public private(set) var projection: Projection
   @exclusivity(unchecked) public private(set) var seq = 0
   @exclusivity(unchecked) private var lints: [any Lint]
   /// By `EventType.rawValue`: the lints checked after an event of that type (see `Lint.eventTypes`).
-  /// Calling each of nine lints on every event, most of them to return at once, was a fifth of the
-  /// live runtime's delivery with the standard lints.
+  /// Calling every lint on every event, most of them to return at once, would be a large share of
+  /// the live runtime's delivery with the standard lints.
   private let lintsByType: [LintSet]
   private let stateCount = OperationState.allCases.count
   /// By `from.order * stateCount + to.order`: the lints checked after a `state` event (see
@@ -74,8 +74,8 @@ final class EventPublisher<Receiver: EventReceiver> {
 
   /// Publishes one event from the core (its sequence number is replaced by the publisher's).
   /// `rescheduling: false` leaves the next wake-up to `rescheduleWake()` at the end of a batch: a
-  /// wake-up cannot run in the middle of one, and asking every lint for its deadline after every event
-  /// was ~6% of the live runtime's delivery.
+  /// wake-up cannot run in the middle of one, and asking every lint for its deadline after every
+  /// event would be a share of the live runtime's delivery.
   func publish(_ kind: EventKind, at time: Double, rescheduling: Bool = true) {
     publish(numbered: Event(seq: seq + 1, time: time, kind: kind), rescheduling: rescheduling)
   }

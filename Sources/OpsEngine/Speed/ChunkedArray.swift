@@ -2,8 +2,8 @@ import OpsEvents
 
 /// An array kept in fixed-size chunks, each copied on write by itself: a copy of the whole shares
 /// every chunk until that chunk is written. The board keeps copies of the projection as time-travel
-/// checkpoints; with one flat array each checkpoint held its own copy of every operation's record
-/// (about 150 MB at 50,000 operations), with chunks it holds only those changed since the last one.
+/// checkpoints; with one flat array each checkpoint would hold its own copy of every operation's
+/// record, with chunks it holds only those changed since the last one.
 /// The engine core keeps its records in one too, for `releaseChunk`: no large block is ever
 /// reallocated, and the memory of retired operations is given back.
 public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
@@ -21,8 +21,8 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
   public private(set) var count = 0
   /// What every element of a released chunk reads as (see `releaseChunk`): empty until a chunk is
   /// released, then that one element. Kept in an array, out of line: an optional element inline
-  /// made the collection as large as a record (the projection's are ~300 bytes), and `read` copied
-  /// all of it before every read.
+  /// would make the collection as large as a record (the projection's are a few hundred bytes), and
+  /// `read` would copy all of it before every read.
   @usableFromInline var standIn: [Element] = []
   /// By chunk: its elements counted by `retire` (empty until one is).
   private var retiredInChunk: [Int] = []
@@ -65,9 +65,8 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
 
   /// What `get` reads from element `i`, through a pointer to it in place: a closure given the element
   /// itself receives a copy of it (a retain and release of each of its fields, for the projection's
-  /// records a dozen), which was ~5% of the lints' delivery thread and 40% of the board's graph
-  /// layout at 10,000 operations. Read only the fields needed (`$0.pointee.name`); the pointer is
-  /// valid only inside `get`.
+  /// records a dozen), a large share of the lints' delivery and of the board's graph layout. Read
+  /// only the fields needed (`$0.pointee.name`); the pointer is valid only inside `get`.
   @inlinable @inline(__always)
   public func read<R>(_ i: Int, _ get: (UnsafePointer<Element>) -> R) -> R {
     precondition(i >= 0 && i < count, "index \(i) out of range 0..<\(count)")
@@ -91,8 +90,8 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
 
   /// Counts element `i` as retired (never written again; each element counted once). Once every
   /// element of its chunk is, the chunk is released (`releaseChunk`) and each reads as `standIn`,
-  /// made only then (a projection's stand-in, a static record passed in every call, was retained
-  /// and released field by field at every retirement).
+  /// made only then (a stand-in passed in every call would be retained and released field by field
+  /// at every retirement).
   mutating func retire(_ i: Int, standIn: @autoclosure () -> Element) {
     let chunk = i >> Self.shift
     if retiredInChunk.count <= chunk {

@@ -3,9 +3,9 @@ import OpsEvents
 /// The live runtime's events between the engine step that made them and their delivery: appended
 /// under the engine lock, then moved out one by one, in order, on the delivery queue. Unlike an
 /// array it can be emptied by moving its events out without destroying anything in their place (an
-/// array needed a placeholder event left in each slot and destroyed later, ~70 instructions an event
-/// on the delivery thread). Its room is kept when emptied and grows once past a small size, straight
-/// to `roomAfterGrowth` (see `LiveRuntime.backlogRoom`). Not thread-safe: its owner's lock guards it.
+/// array needs a placeholder event left in each slot, destroyed later). Its capacity is kept when
+/// emptied and grows once past a small size, straight to `roomAfterGrowth` (see
+/// `LiveRuntime.backlogRoom`). Not thread-safe: its owner's lock guards it.
 ///
 /// Beside each event, a hint: the row of its operation in a projection that has folded every event
 /// since the start (`OperationRecord.foldRow`; -1 when there is none). The engine knows the
@@ -17,11 +17,11 @@ final class EventBuffer {
   @exclusivity(unchecked) private var hints: UnsafeMutablePointer<Int32>
   @exclusivity(unchecked) private(set) var capacity: Int
   @exclusivity(unchecked) private(set) var count = 0
-  /// The room a buffer past 1,024 events grows to at once.
+  /// The capacity a buffer past 1,024 events grows to at once.
   let roomAfterGrowth: Int
 
   init(roomAfterGrowth: Int) {
-    precondition(roomAfterGrowth >= 1024, "a buffer's room after growth must be at least 1,024")
+    precondition(roomAfterGrowth >= 1024, "a buffer's capacity after growth must be at least 1,024")
     self.roomAfterGrowth = roomAfterGrowth
     capacity = 64
     base = .allocate(capacity: capacity)
@@ -44,9 +44,9 @@ final class EventBuffer {
     count += 1
   }
 
-  /// Exchanges the events and room of two buffers of the same growth. The live runtime's buffer is a
-  /// constant the core appends to directly (reading a variable one retained and released it at every
-  /// event, under the engine lock); the delivery thread takes its events by this exchange.
+  /// Exchanges the events and capacity of two buffers of the same growth. The live runtime's buffer
+  /// is a constant the core appends to directly (reading a variable one retained and released it at
+  /// every event, under the engine lock); the delivery thread takes its events by this exchange.
   func swapContents(with other: EventBuffer) {
     precondition(roomAfterGrowth == other.roomAfterGrowth, "buffers of different growth")
     swap(&base, &other.base)
@@ -56,7 +56,7 @@ final class EventBuffer {
   }
 
   /// Moves each event out to `body` with its hint, oldest first, leaving the buffer empty with its
-  /// room.
+  /// capacity.
   func drain(_ body: (consuming Event, _ hint: Int) -> Void) {
     // Counted down first: whatever `body` does, no event is moved out twice.
     let n = count
@@ -65,8 +65,8 @@ final class EventBuffer {
   }
 
   private func grow() {
-    // Doubling up to 1,024, then straight to the full room, and doubling again only past that:
-    // doubling a large block freed the old one each time, and glibc raises its mmap and trim
+    // Doubling up to 1,024, then straight to the full capacity, and doubling again only past that:
+    // doubling a large block frees the old one each time, and glibc raises its mmap and trim
     // thresholds to the size of a large block freed, after which the threads' arenas keep more
     // of what they free.
     let room = capacity < 1024 ? capacity * 2 : max(roomAfterGrowth, capacity * 2)

@@ -2,8 +2,8 @@ import OpsEvents
 
 /// A queue's unfinished operations (Foundation's `operationCount`), by id, in no particular order:
 /// readers that need the order sort by `OperationRecord.order`. Each record keeps its position, so
-/// adding and removing take no hashing: the `Set<Int>` it replaces hashed every operation twice
-/// under the live runtime's lock.
+/// adding and removing take no hashing (a `Set<Int>` would hash every operation twice under the
+/// live runtime's lock).
 struct MemberList {
   private(set) var ids: [Int] = []
 

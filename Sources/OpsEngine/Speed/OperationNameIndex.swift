@@ -4,18 +4,17 @@ import OpsEvents
 /// beforehand (`OperationRecord.nameHash`, outside the live runtime's lock), with linear probing
 /// and deletion by backward shift.
 ///
-/// It replaces a `StaleNameIndex<HashedName>` (a Swift dictionary whose retired names stayed until
-/// a sweep rebuilt it). Under the live runtime's lock that cost ~460 instructions a claim (the
-/// dictionary still runs SipHash over the stored hash) and ~550 an operation for the sweeps, each
-/// sweep holding the lock for the whole rebuild (~22,000 names every ~11,000 retirements, with the
-/// standard retention). Here a claim spreads the stored hash with one multiplication, and a retired
-/// name is removed at once by shifting back the few entries after it in its run.
+/// Not a Swift dictionary: it would run SipHash again over the stored hash at every claim, under
+/// the live runtime's lock, and removing names at once would rehash (a `StaleNameIndex` instead
+/// sweeps, holding the lock for the whole rebuild). Here a claim spreads the stored hash with one
+/// multiplication, and a retired name is removed at once by shifting back the few entries after it
+/// in its run.
 ///
 /// The table compares names only where the full hashes are equal; it asks the owner, which holds
 /// the names, through `isNamed`.
 struct OperationNameIndex {
-  /// A name's hash and the id it names, side by side: a probe reads one cache line, not one in
-  /// each of two arrays (with 10,000 operations kept the table is ~500 KB, and a probe lands
+  /// A name's hash and the id it names, side by side: a probe reads one cache line, not one in each
+  /// of two arrays (with 10,000 operations kept the table is about 500 KB, and a probe lands
   /// anywhere in it).
   private struct Bucket {
     var hash: Int
@@ -42,9 +41,8 @@ struct OperationNameIndex {
 
   /// Where the probe for the name whose hash is `hash` ends: the bucket of the id that has it, or
   /// the empty bucket ending its run. `isNamed(id)` says whether `id` has that name (asked only of
-  /// ids whose name has the same hash). Inlined: called apart, it cost a claim ~65 instructions
-  /// more under the live runtime's lock (callgrind), a retain and release of the closure's context
-  /// among them.
+  /// ids whose name has the same hash). Inlined: called apart, it adds a retain and release of the
+  /// closure's context to every claim under the live runtime's lock.
   @inline(__always)
   private func find(_ hash: Int, _ isNamed: (Int) -> Bool) -> Int {
     var b = home(hash)

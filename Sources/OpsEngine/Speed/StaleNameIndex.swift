@@ -3,21 +3,19 @@ import OpsEvents
 /// Rows by name for an owner that retires what the rows hold (a projection's records; the
 /// engine's operations have `OperationNameIndex`). A retired row's name is not removed at once:
 /// removing a key from Swift's open-addressing dictionary hashes the name and rehashes the keys
-/// after it (~1,100 instructions a name, measured under the live runtime's lock). It stays, stale,
-/// and a new row of that name may claim it; the stale names are swept out together once there are
-/// more than `sweepAfter` of them and `timesLive` times as many as live ones, so each retirement
-/// pays a share of one rehash. The owner knows which rows are retired and says so through
-/// `isRetired`.
+/// after it, on every retirement. It stays, stale, and a new row of that name may claim it; the
+/// stale names are swept out together once there are more than `sweepAfter` of them and `timesLive`
+/// times as many as live ones, so each retirement pays a share of one rehash. The owner knows which
+/// rows are retired and says so through `isRetired`.
 struct StaleNameIndex<Name: Hashable> {
   private var rows: [Name: Int] = [:]
   /// Names in `rows` whose row is retired.
   private(set) var staleCount = 0
   private let sweepAfter: Int
   private let timesLive: Int
-  /// The live names during a sweep, kept between sweeps: a new table each time freed the old one
-  /// (~800 KB with 10,000 operations kept; 30 times in 1M operations) and grew the new one back, and
-  /// each large block freed makes glibc raise its mmap and trim thresholds, after which the threads'
-  /// arenas keep more of what they free.
+  /// The live names during a sweep, kept between sweeps: a new table each time would free the old
+  /// one and grow the new one back, and each large block freed makes glibc raise its mmap and trim
+  /// thresholds, after which the threads' arenas keep more of what they free.
   private var scratch: [(Name, Int)] = []
 
   init(sweepAfter: Int, timesLive: Int) {

@@ -64,10 +64,9 @@ extension EngineCore {
 
 /// What retiring an operation reads, by id, apart from its record. An operation is retired long after
 /// it finished (the standard retention keeps the 10,000 last), when its record is likely out of the
-/// core's caches, and reading it happened under the live runtime's lock (cachegrind with a 512 KB
-/// last level, flat, limit 4, 100k, without the lints: 67 misses an operation in the whole run
-/// before, 63 after; docs/BENCHMARKS.md, "Session 19"). The hint is written where the record is at
-/// hand anyway (as it finishes, or as its last dependent does) and lies next to its neighbours'.
+/// core's caches, and retiring happens under the live runtime's lock: the dense hint saves a cache
+/// miss there. The hint is written where the record is at hand anyway (as it finishes, or as its
+/// last dependent does) and lies next to its neighbours'.
 struct RetireHint {
   /// `OperationRecord.nameHash`, to take the name out of `EngineCore.opByName`.
   let nameHash: Int

@@ -59,9 +59,9 @@ public enum EngineError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// The one state machine both runtimes share. Not thread-safe: the live runtime serialises access.
-/// `@exclusivity(unchecked)` on its stored properties: the core is only ever used from one thread at a
-/// time (the virtual runtime's, or under the live runtime's lock), and the dynamic exclusivity checks were
-/// about a fifth of the instructions of an operation's lifecycle.
+/// `@exclusivity(unchecked)` on its stored properties: the core is only ever used from one thread
+/// at a time (the virtual runtime's, or under the live runtime's lock), and the dynamic exclusivity
+/// checks would add a large share to every operation's lifecycle.
 ///
 /// The core is split by concern: building and commands here; readiness (dependencies, conditions,
 /// exclusivity) in `EngineCore+Readiness`; starting in `EngineCore+Scheduling`; finishing, groups and
@@ -72,10 +72,9 @@ final class EngineCore {
   unowned(unsafe) let host: any EngineHost
   @exclusivity(unchecked) private(set) var seq = 0
   /// By id. Chunked, and a chunk of retired operations is released (see `retire`): with the live
-  /// runtime's retention its memory follows the operations still known, and it never reallocates one
-  /// large block (a flat array of 1M references freed 4 MB when it last grew; glibc then raises its
-  /// mmap and trim thresholds to that size, after which the threads' arenas keep more of what they
-  /// free).
+  /// runtime's retention its memory follows the operations still known, and it never reallocates
+  /// one large block (glibc raises its mmap and trim thresholds to the size of a large block freed,
+  /// after which the threads' arenas keep more of what they free).
   @exclusivity(unchecked) var ops = ChunkedArray<OperationRecord>()
   @exclusivity(unchecked) var queues: [QueueRecord] = []
   /// By id, what retiring each operation reads (see `RetireHint`).
@@ -139,8 +138,8 @@ final class EngineCore {
   @exclusivity(unchecked) private var addedCount = 0
 
   /// Where the events go when the host buffers them (the live runtime): appended directly, at
-  /// `stepTime`, instead of through `host.record` and `host.now`. Each call through the host retained
-  /// and released it twice, ~120 instructions an event under the live runtime's lock. Without a sink
+  /// `stepTime`, instead of through `host.record` and `host.now`: each call through the host would
+  /// retain and release it twice, for every event, under the live runtime's lock. Without a sink
   /// (the virtual runtime) every event goes to `host.record` as it happens.
   let sink: EventBuffer
   private let sinks: Bool

@@ -2,9 +2,9 @@ import OpsEvents
 
 /// The operations the engine created last, newest first, by name and id. A program names the
 /// operations it just added as the dependencies of the next (a chain, a diamond), and comparing a
-/// short name costs less than hashing it for the name index (~400 instructions a lookup, under the
-/// live runtime's lock). An entry may be stale: its operation retired, or its name refused; the
-/// caller checks what the id holds.
+/// short name costs less than hashing it for the name index, under the live runtime's lock. An
+/// entry may be stale: its operation retired, or its name refused; the caller checks what the id
+/// holds.
 struct RecentOperations {
   static let capacity = 4
   private var names = Array(repeating: "", count: RecentOperations.capacity)
