@@ -5,6 +5,7 @@ import OpsCells
 import OpsExport
 import OpsInput
 import OpsScenarios
+import OpsTerminal
 import Synchronization
 
 /// `opsview replay`: a recording on the board.
@@ -31,7 +32,6 @@ struct Replay: ParsableCommand {
     defer { progress.finish() }
     let (fd, size, name) = try openInput(progress)
     if file == "-" { try takeKeysFromTerminal() }
-    try preflightTerminal()
     // The reading goes on beside the board: the board starts once the header (or the first events)
     // is read, and plays what is read so far.
     let feed = RecordingFeed()
@@ -57,6 +57,20 @@ struct Replay: ParsableCommand {
         feed.finish(failure: "\(error)")
       }
       started.signal()
+    }
+    do {
+      try TerminalApp.preflight()
+    } catch {
+      // No board to show it on: what is wrong with the recording is said first, as when it was
+      // read whole before the board.
+      while !feed.progress.finished { usleep(10_000) }
+      progress.finish()
+      if let why = feed.progress.failure {
+        printError("opsview: \(why)")
+        throw Exit.scenarioError
+      }
+      printError("\(error)")
+      throw Exit.usage
     }
     started.wait()
     guard var recording = header.withLock({ $0 }) else {
@@ -155,7 +169,8 @@ private final class ReadingBoard: InteractiveBoard {
     session.render(width: width, height: height, ascii: ascii)
   }
   var nextFrameDelay: Double? {
-    session.nextFrameDelay ?? (feed.progress.finished ? nil : 0.1)
+    // Until the board has seen the reading end (the header then stops saying it reads).
+    session.nextFrameDelay ?? (shown.source?.reading.finished ?? true ? nil : 0.1)
   }
   var hasEnded: Bool { feed.progress.failure != nil }
 }
