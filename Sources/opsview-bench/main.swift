@@ -61,6 +61,16 @@ if arguments.first == "analysis" {
   }
   exit(0)
 }
+if arguments.first == "shapes" {
+  // The three shapes of `analysis` alone: trace, explain, and the board's frames and `q`.
+  do {
+    try explainShapesBenchmark()
+  } catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+  }
+  exit(0)
+}
 if arguments.first == "chain" {
   let n = arguments.count > 1 ? Int(arguments[1]) : 100_000
   guard let n, (2...10_000_000).contains(n) else {
