@@ -67,8 +67,10 @@ final class Step: Operation, @unchecked Sendable {
 // swift-corelibs-foundation's can miss the last finish and wait forever (`opsview-bench probe` hit it).
 let shown = DispatchSemaphore(value: 0)
 var batch = 0
+var lastShows: [Operation] = []
 while batch < batches {
   batch += 1
+  lastShows = []
   for i in 1...4 {
     let photo = "photo\(batch)-\(i)"
     let download = Step("download \(photo)", seconds: 1.5 + Double(i % 3))
@@ -80,11 +82,14 @@ while batch < batches {
     }
     show.name = "show \(photo)"
     show.addDependency(decode)
+    lastShows.append(show)
     downloads.addOperation(download)
     decoding.addOperation(decode)
     ui.addOperation(show)
   }
   for _ in 1...4 { shown.wait() }
 }
+// The last show has signalled from inside its block: it finishes before the probe's last sample.
+for show in lastShows { show.waitUntilFinished() }
 probe?.stop()
 say("photos: done")
