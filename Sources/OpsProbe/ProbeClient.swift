@@ -302,7 +302,8 @@ public final class ProbeClient: Sendable {
     init?(_ line: [UInt8]) {
       guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
         o.count == 3, let seq = o["snapshot"] as? Int, let count = o["events"] as? Int,
-        let time = (o["time"] as? NSNumber)?.doubleValue, seq >= 0, count >= 0,
+        let time = (o["time"] as? NSNumber)?.doubleValue, time.isFinite, time >= 0,
+        time <= EventStreamValidator.maxSeconds, seq >= 0, seq < 1 << 53, count >= 0,
         count <= ProbeClient.maxEventsPerRun
       else { return nil }
       self.seq = seq

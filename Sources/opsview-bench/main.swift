@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsScenarios
 
 // Release build: `swift run -c release opsview-bench`. Each figure is the median of three runs.
 
@@ -68,6 +69,19 @@ if arguments.first == "shapes" {
   } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(2)
+  }
+  exit(0)
+}
+if arguments.first == "first-frames" {
+  // The first frame of one shape, made again and again (for a profiler): fan-in, cycle, barriers.
+  let shape = arguments.count > 1 ? arguments[1] : "barriers"
+  let text =
+    shape == "fan-in"
+    ? fanInScenarioText(10_000)
+    : shape == "cycle" ? cycleScenarioText(5_000) : barrierScenarioText(2_000)
+  let scenario = try! ScenarioLoader.parse(text, file: shape, defaultID: shape)
+  for _ in 0..<(arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20) {
+    _ = playBoard(scenario, paused: true).render(width: 200, height: 60, ascii: false)
   }
   exit(0)
 }
