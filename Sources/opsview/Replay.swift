@@ -161,7 +161,13 @@ private final class ReadingBoard: InteractiveBoard {
     self.shown = shown
   }
   func tick(elapsed: Double) {
-    if session.paused { shown.source?.refresh() }
+    if session.paused, let source = shown.source, !source.reading.finished {
+      source.refresh()
+      // Paused, the clock stays, but what the reading brings up to it (the run's setup at time 0)
+      // is shown as it comes, as a recording read whole shows it at once.
+      source.advance(by: 0)
+      session.advance(by: 0)
+    }
     session.tick(elapsed: elapsed)
   }
   func handle(_ input: KeyInput) -> Bool { session.handle(input) }
