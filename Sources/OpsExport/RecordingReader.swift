@@ -45,11 +45,18 @@ public enum RecordingReader {
   /// Reads a recording from an open descriptor (standard input, a pipe) as it comes, with the same
   /// bounds as a file: nothing is kept but the events decoded, each line is checked as it arrives,
   /// and the first problem stops the reading.
+  ///
+  /// `received`, when given, is handed the recording as it is read instead of at the end: first its
+  /// header (no events), then each batch of events validated, as soon as it is (a batch is cut
+  /// short whenever the reading catches up with a slow writer), so a board can show the start of a
+  /// long recording while the rest is read. The recording returned then has no events.
   public static func read(
     fileDescriptor fd: Int32, name: String, size: Int? = nil,
-    progress: ((_ read: Int, _ size: Int?) -> Void)? = nil
+    progress: ((_ read: Int, _ size: Int?) -> Void)? = nil,
+    received: ((Recording) -> Void)? = nil
   ) throws -> Recording {
     var parser = RecordingParser(name: name)
+    parser.handOver = received
     var reported = 0
     let outcome = try InputFile.stream(fd) { (chunk) throws(RecordingError) in
       try parser.feed(chunk)
@@ -57,6 +64,8 @@ public enum RecordingReader {
         reported = parser.bytes
         progress(parser.bytes, size)
       }
+      // A short read: the writer is slower than the reading, so what came is shown now.
+      if received != nil, chunk.count < 1 << 16 { try parser.flushNow() }
     }
     if let code = outcome.error {
       throw RecordingError(
@@ -189,6 +198,11 @@ struct RecordingParser {
   /// order, so the first problem reported is still the first in the file.
   private var batch: [(number: Int, data: Data)] = []
   static let batchSize = 4_096
+  /// Told of the header, then of each batch of events (which are then not kept): see
+  /// `RecordingReader.read(fileDescriptor:name:size:progress:received:)`.
+  var handOver: ((Recording) -> Void)?
+  /// Events validated so far (kept or handed over).
+  private var total = 0
 
   init(name: String) { self.name = name }
 
@@ -225,7 +239,7 @@ struct RecordingParser {
       try line(last)
     }
     try flush()
-    if recording.events.isEmpty {
+    if total == 0 {
       throw RecordingError(description: "\(name): the recording has no events")
     }
     return recording
@@ -244,8 +258,9 @@ struct RecordingParser {
     if data.last == UInt8(ascii: "\r") { data = data.dropLast() }
     if data.count > RecordingReader.maxLineBytes { throw lineTooLong(lineNumber) }
     if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-    if recording.events.isEmpty, lineNumber == 1, let header = RecordingReader.header(data) {
+    if total == 0, lineNumber == 1, let header = RecordingReader.header(data) {
       try readHeader(header)
+      handOver?(recording)
       return
     }
     batch.append((lineNumber, data))
@@ -267,16 +282,24 @@ struct RecordingParser {
         if let why = validator.check(event) {
           throw RecordingError(description: "\(name):\(number): \(why)")
         }
-        if recording.events.count >= RecordingReader.maxEvents {
+        if total >= RecordingReader.maxEvents {
           throw RecordingError(
             description:
               "\(name):\(number): more than \(RecordingReader.maxEvents) events; that is the most a recording may hold"
           )
         }
         recording.events.append(event)
+        total += 1
       }
     }
+    if let handOver, !recording.events.isEmpty {
+      handOver(recording)
+      recording.events.removeAll(keepingCapacity: true)
+    }
   }
+
+  /// Decodes and hands over the lines read so far without waiting for a whole batch.
+  mutating func flushNow() throws(RecordingError) { try flush() }
 
   struct Why: Error { let text: String }
 

@@ -40,25 +40,24 @@ public struct EventStreamValidator: Sendable {
     missedSome = true
   }
 
+  /// The sender summarised events this stream did not get (a snapshot caught up with, numbered
+  /// into the seqs it missed): what they would explain is skipped from now on, as after a gap.
+  public mutating func missedEvents() { missedSome = true }
+
   /// `check`, for a stream that may have missed events: once it has, an event the missing ones
-  /// would explain is skipped rather than refused. Times, texts and numbers are judged as ever.
+  /// would explain (about an operation or queue never seen, or a step from a state it is not seen
+  /// in) is skipped rather than refused. Times, texts and numbers are judged as ever.
   public mutating func judge(_ event: borrowing Event) -> Verdict {
     let seq = event.seq
     let time = event.time
-    guard let why = check(event) else { return .accept }
-    let explainable = why.hasSuffix(Self.neverAdded) || why.contains(Self.butItIs)
-    guard missedSome, explainable, seq == count + 1, time.isFinite, time >= lastTime,
-      time <= Self.maxSeconds
-    else { return .refuse(why) }
+    guard let problem = problem(event) else { return .accept }
+    guard missedSome, problem.reason.isExplainedByAGap, seq == count + 1, time.isFinite,
+      time >= lastTime, time <= Self.maxSeconds
+    else { return .refuse(problem.message) }
     count += 1
     lastTime = time
     return .skip
   }
-
-  /// The wording of the two problems a gap explains: `judge` tells them by it, so each is written
-  /// once, here, and used where the problem is found.
-  private static let neverAdded = "was never added"
-  private static let butItIs = ", but it is "
 
   /// The latest time an event may have: the end of the engine's clock.
   public static let maxSeconds = VirtualRuntime.maxSeconds
@@ -77,20 +76,31 @@ public struct EventStreamValidator: Sendable {
 
   /// Why `event` cannot come next, for a message that names its line or position; nil when it can
   /// (it is then taken into account for the next).
-  public mutating func check(_ event: borrowing Event) -> String? {
+  public mutating func check(_ event: borrowing Event) -> String? { problem(event)?.message }
+
+  /// `check`, with the kind of problem.
+  public mutating func problem(_ event: borrowing Event) -> StreamProblem? {
     if event.seq != count + 1 {
-      return event.seq <= count
-        ? "event \(event.seq) again (or out of order) where event \(count + 1) was due"
-        : "event \(event.seq) where event \(count + 1) was due: \(event.seq - count - 1 == 1 ? "an event is" : "events are") missing"
+      return StreamProblem(
+        .sequence,
+        event.seq <= count
+          ? "event \(event.seq) again (or out of order) where event \(count + 1) was due"
+          : "event \(event.seq) where event \(count + 1) was due: \(event.seq - count - 1 == 1 ? "an event is" : "events are") missing"
+      )
     }
     let t = event.time
-    guard t.isFinite, t >= 0 else { return "its time \(shown(t)) is not a number of seconds >= 0" }
+    guard t.isFinite, t >= 0 else {
+      return StreamProblem(.time, "its time \(shown(t)) is not a number of seconds >= 0")
+    }
     guard t <= Self.maxSeconds else {
-      return "its time \(shown(t)) s is past the end of the clock (\(shown(Self.maxSeconds)) s)"
+      return StreamProblem(
+        .time, "its time \(shown(t)) s is past the end of the clock (\(shown(Self.maxSeconds)) s)")
     }
     guard t >= lastTime else {
-      return "its time \(shown(t)) s is before the previous event's \(shown(lastTime)) s: "
-        + "times never go back"
+      return StreamProblem(
+        .time,
+        "its time \(shown(t)) s is before the previous event's \(shown(lastTime)) s: "
+          + "times never go back")
     }
     if let why = checkKind(event.kind) { return why }
     count += 1
@@ -103,12 +113,14 @@ public struct EventStreamValidator: Sendable {
 
   // MARK: - Kinds
 
-  private mutating func checkKind(_ kind: EventKind) -> String? {
+  private mutating func checkKind(_ kind: EventKind) -> StreamProblem? {
     switch kind {
     case .queueAdded(let q, let limit, _, _):
       if let why = name(q, "a queue name") { return why }
       if let why = limitProblem(limit) { return why }
-      guard queues.insert(q).inserted else { return "queue '\(q)' is added a second time" }
+      guard queues.insert(q).inserted else {
+        return StreamProblem(.addedTwice, "queue '\(q)' is added a second time")
+      }
     case .queueSuspended(let q), .queueResumed(let q):
       return knownQueue(q)
     case .queueMaxConcurrent(let q, let limit):
@@ -120,9 +132,12 @@ public struct EventStreamValidator: Sendable {
         return why
       }
       if let work, !(work.isFinite && work >= 0 && work <= Self.maxSeconds) {
-        return "'\(o)' has work of \(shown(work)) s: expected 0 to \(shown(Self.maxSeconds))"
+        return StreamProblem(
+          .number, "'\(o)' has work of \(shown(work)) s: expected 0 to \(shown(Self.maxSeconds))")
       }
-      guard states[o] == nil else { return "operation '\(o)' is added a second time" }
+      guard states[o] == nil else {
+        return StreamProblem(.addedTwice, "operation '\(o)' is added a second time")
+      }
       states[o] = .initialized
     case .dependencyAdded(let o, let d):
       // An operation made but not yet added to a queue (the live runtime's API) may be given a
@@ -131,12 +146,15 @@ public struct EventStreamValidator: Sendable {
     case .state(let o, let from, let to, let cause):
       guard let current = states[o] else { return unknown(o) }
       guard from == current else {
-        return
-          "'\(o)' moves from \(from.rawValue) to \(to.rawValue)\(Self.butItIs)\(current.rawValue)"
+        return StreamProblem(
+          .wrongState,
+          "'\(o)' moves from \(from.rawValue) to \(to.rawValue), but it is \(current.rawValue)")
       }
       guard Self.isStep(from: from, to: to) else {
-        return "'\(o)' cannot move from \(from.rawValue) to \(to.rawValue): "
-          + "that is not a step of the lifecycle"
+        return StreamProblem(
+          .notAStep,
+          "'\(o)' cannot move from \(from.rawValue) to \(to.rawValue): "
+            + "that is not a step of the lifecycle")
       }
       if let why = causeProblem(cause) { return why }
       states[o] = to
@@ -174,20 +192,24 @@ public struct EventStreamValidator: Sendable {
     return nil
   }
 
-  private func causeProblem(_ cause: StateCause) -> String? {
+  private func causeProblem(_ cause: StateCause) -> StreamProblem? {
     switch cause {
     case .added(let q), .queueResumed(let q):
       return name(q, "a queue name")
     case .dependencyFinished(let d, let n):
       return name(d, "a dependency")
-        ?? (n >= 1 && n <= Int(Int32.max) ? nil : "a cause counts \(n) dependencies")
+        ?? (n >= 1 && n <= Int(Int32.max)
+          ? nil : StreamProblem(.number, "a cause counts \(n) dependencies"))
     case .conditionFailed(let c): return name(c, "a condition name")
     case .lockAcquired(let c): return name(c, "an exclusivity category")
     case .started(let q, let slot, let limit, let after):
       if let why = name(q, "a queue name") ?? limitProblem(limit) { return why }
       // A start takes a slot among the operations running: no more than have been added.
-      guard slot >= 1 && slot <= max(1, states.count) else {
-        return "a start in slot \(slot) with \(states.count) operations added"
+      // After a gap the operations added among the missed events are not counted: only the
+      // number's own range is checked then.
+      guard slot >= 1, slot <= Int(Int32.max), missedSome || slot <= max(1, states.count) else {
+        return StreamProblem(
+          .number, "a start in slot \(slot) with \(states.count) operations added")
       }
       switch after {
       case .slotFreed(let by)?: return name(by, "an operation name")
@@ -197,52 +219,59 @@ public struct EventStreamValidator: Sendable {
     case .workThrew(let e): return line(e, "an error")
     case .noticedCancel(_, let at):
       return at.isFinite && at >= 0 && at <= Self.maxSeconds
-        ? nil : "a cancel noticed at \(shown(at)) s"
+        ? nil : StreamProblem(.number, "a cancel noticed at \(shown(at)) s")
     case .childrenFinished(let n):
-      return n >= 0 && n <= Int(Int32.max) ? nil : "a cause counts \(n) children"
+      return n >= 0 && n <= Int(Int32.max)
+        ? nil : StreamProblem(.number, "a cause counts \(n) children")
     default: return nil
     }
   }
 
   // MARK: - Pieces
 
-  private func knownQueue(_ q: String) -> String? {
+  private func knownQueue(_ q: String) -> StreamProblem? {
     queues.contains(q)
-      ? nil : "queue '\(TextPolicy.escaped(q, keepNewlines: false))' \(Self.neverAdded)"
+      ? nil
+      : StreamProblem(
+        .neverAdded, "queue '\(TextPolicy.escaped(q, keepNewlines: false))' was never added")
   }
 
-  private func knownOperation(_ o: String) -> String? {
+  private func knownOperation(_ o: String) -> StreamProblem? {
     states[o] == nil ? unknown(o) : nil
   }
 
-  private func unknown(_ o: String) -> String {
-    "operation '\(TextPolicy.escaped(o, keepNewlines: false))' \(Self.neverAdded)"
+  private func unknown(_ o: String) -> StreamProblem {
+    StreamProblem(
+      .neverAdded, "operation '\(TextPolicy.escaped(o, keepNewlines: false))' was never added")
   }
 
-  private func name(_ text: String, _ what: String) -> String? {
+  private func name(_ text: String, _ what: String) -> StreamProblem? {
     TextPolicy.nameProblem(text).map {
-      $0.description(what: what)
-        + (text.utf8.count > 80 ? "" : " ('\(TextPolicy.escaped(text, keepNewlines: false))')")
+      StreamProblem(
+        .text,
+        $0.description(what: what)
+          + (text.utf8.count > 80 ? "" : " ('\(TextPolicy.escaped(text, keepNewlines: false))')"))
     }
   }
 
-  private func names(_ list: [String], _ what: String) -> String? {
+  private func names(_ list: [String], _ what: String) -> StreamProblem? {
     for text in list { if let why = name(text, what) { return why } }
     return nil
   }
 
-  private func line(_ text: String, _ what: String) -> String? {
-    TextPolicy.lineProblem(text)?.description(what: what)
+  private func line(_ text: String, _ what: String) -> StreamProblem? {
+    TextPolicy.lineProblem(text).map { StreamProblem(.text, $0.description(what: what)) }
   }
 
-  private func lines(_ list: [String], _ what: String) -> String? {
+  private func lines(_ list: [String], _ what: String) -> StreamProblem? {
     for text in list { if let why = line(text, what) { return why } }
     return nil
   }
 
-  private func limitProblem(_ limit: Int?) -> String? {
+  private func limitProblem(_ limit: Int?) -> StreamProblem? {
     guard let limit, limit < 0 else { return nil }
-    return "a concurrency limit of \(limit): expected 0 or more (or null for none)"
+    return StreamProblem(
+      .number, "a concurrency limit of \(limit): expected 0 or more (or null for none)")
   }
 
   /// Seconds in a message, as typed more or less.
@@ -252,4 +281,40 @@ public struct EventStreamValidator: Sendable {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
     return String(value)
   }
+}
+
+/// Why an event cannot come next: the kind, which `judge` decides by, and the message for people.
+public struct StreamProblem: Sendable, Equatable, CustomStringConvertible {
+  public enum Reason: Sendable, Equatable {
+    /// Its seq is not the next one.
+    case sequence
+    /// Not a number of seconds, past the clock's end, or before the previous event.
+    case time
+    /// A name or text the policy refuses.
+    case text
+    /// A count, limit, slot or duration out of range.
+    case number
+    /// About a queue or operation the stream never added.
+    case neverAdded
+    /// A queue or operation added twice.
+    case addedTwice
+    /// A transition from a state the operation is not in.
+    case wrongState
+    /// A transition that is not a step of the lifecycle.
+    case notAStep
+
+    /// Events a sender let go of or dropped would explain it: the operation was added, or moved
+    /// on, among them.
+    public var isExplainedByAGap: Bool { self == .neverAdded || self == .wrongState }
+  }
+
+  public let reason: Reason
+  public let message: String
+
+  public init(_ reason: Reason, _ message: String) {
+    self.reason = reason
+    self.message = message
+  }
+
+  public var description: String { message }
 }

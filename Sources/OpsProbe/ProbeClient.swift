@@ -40,6 +40,9 @@ public final class ProbeClient: Sendable {
     public var status: Status = .connecting
     /// The program run connected to now (or last), 0 before the first connection.
     public var run = 0
+    /// The seq of the last snapshot the viewer caught up with (it came late, or events were
+    /// dropped): the steps up to it were not seen, only where they led. 0 when none.
+    public var caughtUpAt = 0
   }
 
   /// The most events of one program run the viewer keeps (the probe's own buffer holds 200,000).
@@ -137,6 +140,7 @@ public final class ProbeClient: Sendable {
     var seen = 0
     var story: (pid: Int32, started: Double)?
     var validator = EventStreamValidator()
+    var told = StoryState()
     var kept = 0
     var lost: String?
     while !isClosed {
@@ -154,7 +158,8 @@ public final class ProbeClient: Sendable {
       }
       socket.withLock { $0 = fd }
       if isClosed { shutdown(fd, Int32(SHUT_RDWR)) }
-      let outcome = read(fd, seen: &seen, story: &story, validator: &validator, kept: &kept)
+      let outcome = read(
+        fd, seen: &seen, story: &story, validator: &validator, told: &told, kept: &kept)
       socket.withLock { $0 = -1 }
       Glibc.close(fd)
       lost = address
@@ -169,10 +174,11 @@ public final class ProbeClient: Sendable {
   /// reconnection skips those). Seqs only go up; a gap is events the probe dropped (it says how
   /// many) or let go before this viewer came (`notKept`). Each event new to the story passes the
   /// one validator of outside streams (`EventStreamValidator`) before the board may see it; `kept`
-  /// counts the bytes of the story's events kept (see `maxBytesPerRun`).
+  /// counts the bytes of the story's events kept (see `maxBytesPerRun`); `told` is the state they
+  /// build, which a snapshot is caught up from.
   private func read(
     _ fd: Int32, seen: inout Int, story: inout (pid: Int32, started: Double)?,
-    validator: inout EventStreamValidator, kept: inout Int
+    validator: inout EventStreamValidator, told: inout StoryState, kept: inout Int
   ) -> Status {
     var reader = LineReader(fd: fd)
     let decoder = JSONDecoder()
@@ -192,10 +198,12 @@ public final class ProbeClient: Sendable {
         story = (header.pid, header.started)
         seen = 0
         validator = EventStreamValidator()
+        told = StoryState()
         kept = 0
         mail.withLock {
           $0.run += 1
           $0.notKept = 0
+          $0.caughtUpAt = 0
         }
       }
       mail.withLock {
@@ -206,6 +214,7 @@ public final class ProbeClient: Sendable {
     }
     var index = 0
     var last = 0
+    var snapshot: Snapshot?
     while true {
       switch reader.next() {
       case .closed:
@@ -216,7 +225,22 @@ public final class ProbeClient: Sendable {
         if let why = ControlCharacters.problem(in: line) {
           return .failed("line \(index + 2) carries \(why), which must not reach the terminal")
         }
-        if let event = try? decoder.decode(Event.self, from: Data(line)) {
+        if var pending = snapshot, let event = try? decoder.decode(Event.self, from: Data(line)) {
+          index += 1
+          // A snapshot's events build the program's state from nothing: checked as a stream of
+          // their own, then caught up with from what this viewer has.
+          if let why = pending.checker.check(event) {
+            return .failed("line \(index + 1), snapshot event \(event.seq): \(why)")
+          }
+          pending.state.apply(event.kind)
+          pending.remaining -= 1
+          snapshot = pending.remaining > 0 ? pending : nil
+          if pending.remaining == 0 {
+            catchUp(
+              pending, seen: &seen, validator: &validator, told: &told, kept: &kept)
+            last = max(last, pending.seq)
+          }
+        } else if let event = try? decoder.decode(Event.self, from: Data(line)) {
           index += 1
           guard event.seq > last else {
             return .failed(
@@ -233,7 +257,9 @@ public final class ProbeClient: Sendable {
           // Events the probe let go of or dropped: the story goes on from here.
           validator.resume(at: event.seq)
           switch validator.judge(event) {
-          case .accept: kept += line.count
+          case .accept:
+            kept += line.count
+            told.apply(event)
           case .skip:
             mail.withLock { $0.notKept += 1 }
             continue
@@ -250,12 +276,83 @@ public final class ProbeClient: Sendable {
         {
           ended = true
           mail.withLock { $0.status = .ended }
+        } else if snapshot == nil, let marker = Snapshot(line) {
+          if marker.remaining == 0 {
+            catchUp(marker, seen: &seen, validator: &validator, told: &told, kept: &kept)
+            last = max(last, marker.seq)
+          } else {
+            snapshot = marker
+          }
         } else {
           return .failed(
             "line \(index + 2) is not an event: \(ProbeTarget.visible(String(decoding: line.prefix(80), as: UTF8.self)))"
           )
         }
       }
+    }
+  }
+
+  /// A snapshot being read: `{"snapshot":SEQ,"time":T,"events":N}`, then N events.
+  private struct Snapshot {
+    let seq: Int
+    let time: Double
+    var remaining: Int
+    var state = StoryState()
+    var checker = EventStreamValidator()
+
+    init?(_ line: [UInt8]) {
+      guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+        o.count == 3, let seq = o["snapshot"] as? Int, let count = o["events"] as? Int,
+        let time = (o["time"] as? NSNumber)?.doubleValue, time.isFinite, time >= 0,
+        time <= EventStreamValidator.maxSeconds, seq >= 0, seq < 1 << 53, count >= 0,
+        count <= ProbeClient.maxEventsPerRun
+      else { return nil }
+      self.seq = seq
+      self.time = time
+      remaining = count
+    }
+  }
+
+  /// Moves the story from what this viewer has (`told`) to the snapshot's state, with the events
+  /// `StoryState.events(catchingUp:)` gives, numbered into the seqs the viewer did not get, just
+  /// before the snapshot's (the live events go on after it). When they do not fit there (they
+  /// always do for a probe, whose steps each took a seq), the old way holds: what the gap
+  /// explains is skipped (`EventStreamValidator.judge`).
+  private func catchUp(
+    _ snapshot: Snapshot, seen: inout Int, validator: inout EventStreamValidator,
+    told: inout StoryState, kept: inout Int
+  ) {
+    guard snapshot.seq > validator.count else { return }
+    let kinds = snapshot.state.events(catchingUp: told)
+    let first = snapshot.seq - kinds.count + 1
+    guard first > validator.count, validator.count + kinds.count < eventBound else {
+      validator.resume(at: snapshot.seq + 1)
+      return
+    }
+    validator.resume(at: first)
+    validator.missedEvents()
+    let time = max(snapshot.time, validator.lastTime)
+    var accepted: [Received] = []
+    let run = mail.withLock { $0.run }
+    for (i, kind) in kinds.enumerated() {
+      let event = Event(seq: first + i, time: time, kind: kind)
+      switch validator.judge(event) {
+      case .accept: break
+      case .skip: continue
+      case .refuse:
+        // Never for a probe's own snapshot; the numbering goes on past it all the same.
+        validator.resume(at: event.seq + 1)
+        continue
+      }
+      told.apply(event)
+      kept += 64
+      accepted.append(Received(run: run, event: event))
+    }
+    validator.resume(at: snapshot.seq + 1)
+    seen = max(seen, snapshot.seq)
+    mail.withLock {
+      $0.events += accepted
+      $0.caughtUpAt = snapshot.seq
     }
   }
 }

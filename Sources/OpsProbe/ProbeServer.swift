@@ -1,6 +1,7 @@
 import Foundation
 import OpsEngine
 import OpsEvents
+import OpsInput
 import Synchronization
 
 #if canImport(Glibc)
@@ -21,6 +22,12 @@ import Synchronization
 /// go once the buffer is half full, so a viewer that keeps up sees everything. Events are dropped
 /// (and counted, and viewers told) only when the buffer is full of events some viewer still needs
 /// or, with no viewer, of the story so far.
+///
+/// Every event published, dropped or not, is also folded into a `StoryState`: a viewer that comes
+/// after events were let go, or reaches events that were dropped, is sent a snapshot of where the
+/// program is (a `{"snapshot":SEQ,"time":T,"events":N}` line, then N events of the contract that
+/// build that state from nothing), then the live events after SEQ. The viewer catches up from
+/// what it has to the snapshot with transitions marked `sampled` (`StoryState.events(catchingUp:)`).
 final class ProbeServer: Sendable {
   struct Limits: Sendable {
     /// Viewers served at once; the next are refused politely.
@@ -47,9 +54,8 @@ final class ProbeServer: Sendable {
     var start = 0
     var dropped = 0
     var stopping = false
-    /// The queue events among those let go (at most `preambleLimit`): a viewer that comes later
-    /// still learns the queues, their limits and suspensions, before the events kept.
-    var preamble: [Event] = []
+    /// Every event published, folded: what a snapshot is made of.
+    var story = StoryState()
   }
   private let state = Mutex(State())
   private let capacity: Int
@@ -87,6 +93,8 @@ final class ProbeServer: Sendable {
     /// The most bytes encoded and waiting for any one viewer.
     var largestOutgoing = 0
     var rateLimited = 0
+    /// Snapshots sent to viewers that came late or missed dropped events.
+    var snapshots = 0
   }
 
   init(
@@ -116,6 +124,7 @@ final class ProbeServer: Sendable {
 
   func publish(_ event: Event) {
     state.withLock { s in
+      s.story.apply(event)
       if s.events.count < capacity {
         s.events.append(event)
       } else {
@@ -151,6 +160,9 @@ final class ProbeServer: Sendable {
     var authorized: Bool
     let accepted = Date()
     var toldDropped = 0
+    /// The seq of the last event sent (a snapshot's counts): the next must follow it, else a
+    /// snapshot is sent first.
+    var lastSeq = 0
     var tokens: Double
     var refilled = Date()
     /// Commands refused or over the limit since the last report, and when it was made.
@@ -279,27 +291,26 @@ final class ProbeServer: Sendable {
   }
 
   private func greet(_ v: Viewer) {
-    var o = headerFields
-    let (start, preamble) = state.withLock { ($0.start, $0.preamble) }
-    // Events let go before this viewer came: its story starts later (the board says so), after
-    // the queue events among them.
-    if start > 0 { o["notKept"] = start }
-    v.out += Array((ProbeWire.json(o) + "\n").utf8)
-    for event in preamble {
-      v.out += event.jsonLine.utf8
-      v.out.append(10)
-    }
-    v.cursor = start
+    v.out += Array((ProbeWire.json(headerFields) + "\n").utf8)
+    // Events let go before this viewer came: it starts from a snapshot of now (`fill`).
+    v.cursor = state.withLock { $0.start }
   }
 
-  /// How many queue events are kept for viewers that come after events were let go.
-  static let preambleLimit = 2_000
-
-  private static func isQueueEvent(_ kind: EventKind) -> Bool {
-    switch kind {
-    case .queueAdded, .queueSuspended, .queueResumed, .queueMaxConcurrent: true
-    default: false
+  /// Sends `v` where the program is now, and moves its cursor past every event the snapshot holds.
+  /// Made under the buffer's lock, so the snapshot and the events after it meet exactly.
+  private func sendSnapshot(_ v: Viewer) {
+    let (kinds, seq, time) = state.withLock { s in
+      v.cursor = s.start + s.events.count
+      return (s.story.events(catchingUp: StoryState()), s.story.lastSeq, s.story.lastTime)
     }
+    stats.withLock { $0.snapshots += 1 }
+    v.out += Array(
+      (ProbeWire.json(["snapshot": seq, "time": time, "events": kinds.count]) + "\n").utf8)
+    for (i, kind) in kinds.enumerated() {
+      v.out += Event(seq: i + 1, time: time, kind: kind).jsonLine.utf8
+      v.out.append(10)
+    }
+    v.lastSeq = seq
   }
 
   private func readFrom(_ v: Viewer) {
@@ -417,24 +428,37 @@ final class ProbeServer: Sendable {
     onRefusal(CommandRefusal(target: last?.target ?? "?", reason: parts.joined(separator: "; ")))
   }
 
-  /// Encodes events for `v` while its outgoing bytes are under the bound.
+  /// Encodes events for `v` while its outgoing bytes are under the bound. Where the events do not
+  /// follow what `v` has (let go before it came, or dropped), a snapshot goes first.
   private func fill(_ v: Viewer) {
-    while v.pending < limits.outgoing {
-      let (batch, dropped, start) = state.withLock { s -> ([Event], Int, Int) in
+    fill: while v.pending < limits.outgoing {
+      let (batch, dropped, start, told) = state.withLock { s -> ([Event], Int, Int, Int) in
         let from = max(v.cursor - s.start, 0)
-        return (Array(s.events[min(from, s.events.count)...].prefix(512)), s.dropped, s.start)
+        return (
+          Array(s.events[min(from, s.events.count)...].prefix(512)), s.dropped, s.start,
+          s.story.lastSeq
+        )
       }
       v.cursor = max(v.cursor, start)
       if dropped != v.toldDropped {
         v.toldDropped = dropped
         v.out += Array((ProbeWire.json(["dropped": dropped]) + "\n").utf8)
       }
-      if batch.isEmpty { break }
+      if batch.isEmpty {
+        // Caught up with the buffer, but the story went on: what came after was dropped.
+        if told > v.lastSeq { sendSnapshot(v) }
+        break
+      }
       for event in batch {
+        if event.seq != v.lastSeq + 1 {
+          sendSnapshot(v)
+          continue fill
+        }
         v.out += event.jsonLine.utf8
         v.out.append(10)
+        v.cursor += 1
+        v.lastSeq = event.seq
       }
-      v.cursor += batch.count
     }
     stats.withLock { $0.largestOutgoing = max($0.largestOutgoing, v.pending) }
   }
@@ -478,10 +502,6 @@ final class ProbeServer: Sendable {
       guard taken > 0, s.events.count * 2 >= capacity else { return nil }
       let old = s.events
       s.events = Array(old[taken...])
-      for e in old[..<taken] where Self.isQueueEvent(e.kind) {
-        guard s.preamble.count < Self.preambleLimit else { break }
-        s.preamble.append(e)
-      }
       s.start += taken
       return old
     }

@@ -4,7 +4,10 @@ import OpsEvents
 
 /// The probe's line protocol, shared by the program and the viewer. Program → viewer: a header line
 /// (`{"format":"opsview-probe","version":2,...}`), then events as `trace --format jsonl` prints them,
-/// and `{"dropped":N}` whenever the bounded buffer had to drop events. Viewer → program: commands,
+/// `{"dropped":N}` whenever the bounded buffer had to drop events, and, where the events a viewer
+/// gets do not follow what it has (it came late, or events were dropped), a snapshot of where the
+/// program is: `{"snapshot":SEQ,"time":T,"events":N}` then N events of the same contract, numbered
+/// from 1, that build that state from nothing (the live events go on after SEQ). Viewer → program: commands,
 /// `{"command":"suspend","target":"downloads"}` (`value` for maxConcurrent: a number, or null for
 /// no limit).
 public enum ProbeWire {
@@ -21,6 +24,7 @@ public enum ProbeWire {
     /// story from a reconnection to the same one.
     public var started: Double = 0
     /// Events of the story the probe let go before this viewer connected (taken by earlier viewers).
+    /// Read from probes that send no snapshot; a probe that does sends 0.
     public var notKept = 0
   }
 

@@ -51,15 +51,31 @@ func analysisBenchmark(sizes: [Int]) throws {
   try explainShapesBenchmark(opsview: opsview, directory: directory)
 }
 
+/// `opsview-bench shapes`: `explainShapesBenchmark` alone.
+func explainShapesBenchmark() throws {
+  let opsview = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    .deletingLastPathComponent().appendingPathComponent("opsview")
+  guard FileManager.default.isExecutableFile(atPath: opsview.path) else {
+    throw BenchUsageError("build opsview first (swift build -c release --product opsview)")
+  }
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "opsview-bench-\(getpid())")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  try explainShapesBenchmark(opsview: opsview, directory: directory)
+}
+
 /// The shapes where an instant touches many operations: `opsview trace --format text` with and without
-/// `--explain` (median of 3), and the board's first 200×60 frame and a frame at the middle, on the
-/// same files.
+/// `--explain` (median of 3), and on the same files the board's first 200×60 frame (the board made,
+/// paused, and drawn), a frame at the middle, the worst frame of playing to the end at 1000×, and
+/// `q` (the key handled and the frame after it drawn) at the start and at the middle.
 func explainShapesBenchmark(opsview: URL, directory: URL) throws {
   print(
     "Explanations where an instant touches many operations (median of 3; load \(loadAverage()))")
   print(
     pad("shape", 25) + pad("trace s", 9) + pad("explain s", 11) + pad("1st frame ms", 14)
-      + pad("mid frame ms", 14) + "load")
+      + pad("cpu ms", 8) + pad("mid frame ms", 14) + pad("play max ms", 13) + pad("q ms", 8)
+      + pad("mid q ms", 10) + "load")
   for (name, text) in [
     ("fan-in 10000 (limit 8)", fanInScenarioText(10_000)),
     ("cycle 5000 (limit 2)", cycleScenarioText(5_000)),
@@ -72,17 +88,47 @@ func explainShapesBenchmark(opsview: URL, directory: URL) throws {
       runQuietly(opsview, ["trace", "--format", "text", "--explain", file.path])
     }
     let scenario = try ScenarioLoader.parse(text, file: file.path, defaultID: "shape")
-    let start = DispatchTime.now()
+    // Median of 3 fresh boards: the first frame, then `q` on it.
+    var firsts: [Double] = []
+    var cpus: [Double] = []
+    var quits: [Double] = []
+    for _ in 0..<3 {
+      let start = DispatchTime.now()
+      let cpu = threadCPUSeconds()
+      let session = playBoard(scenario, paused: true)
+      _ = session.render(width: 200, height: 60, ascii: false)
+      firsts.append(seconds(since: start) * 1000)
+      cpus.append((threadCPUSeconds() - cpu) * 1000)
+      quits.append(quitMilliseconds(session))
+    }
     let session = playBoard(scenario, paused: true)
-    _ = session.render(width: 200, height: 60, ascii: false)
-    let first = seconds(since: start) * 1000
     session.advance(by: 1e6)
     session.seek(toEvent: session.position / 2)
     let mid = frameMilliseconds(session)
+    let midQuit = quitMilliseconds(session)
+    let play = worstPlayFrame(scenario).worst
     print(
-      pad(name, 25) + pad(fmt(trace), 9) + pad(fmt(explain), 11) + pad(fmt(first, 1), 14)
-        + pad(fmt(mid, 2), 14) + loadAverage())
+      pad(name, 25) + pad(fmt(trace), 9) + pad(fmt(explain), 11) + pad(fmt(middle(firsts), 1), 14)
+        + pad(fmt(middle(cpus), 1), 8) + pad(fmt(mid, 2), 14) + pad(fmt(play, 1), 13)
+        + pad(fmt(middle(quits), 2), 8)
+        + pad(fmt(midQuit, 2), 10) + loadAverage())
   }
+}
+
+/// The CPU time this thread has used, in seconds: what a frame costs whatever the machine's load
+/// (the wall time on a loaded machine is mostly waiting for a core).
+func threadCPUSeconds() -> Double {
+  var t = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+  return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// `q` on the board: the key handled and the frame after it drawn, in milliseconds.
+func quitMilliseconds(_ session: BoardSession) -> Double {
+  let start = DispatchTime.now()
+  _ = session.handle(.character("q"))
+  _ = session.render(width: 200, height: 60, ascii: false)
+  return seconds(since: start) * 1000
 }
 
 /// `sink` depends on `n` operations of a queue that runs 8 at a time.

@@ -1,6 +1,7 @@
 import Foundation
 import OpsEngine
 import OpsEvents
+import OpsScenarios
 
 // Release build: `swift run -c release opsview-bench`. Each figure is the median of three runs.
 
@@ -59,6 +60,29 @@ if arguments.first == "analysis" {
   } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(2)
+  }
+  exit(0)
+}
+if arguments.first == "shapes" {
+  // The three shapes of `analysis` alone: trace, explain, and the board's frames and `q`.
+  do {
+    try explainShapesBenchmark()
+  } catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+  }
+  exit(0)
+}
+if arguments.first == "first-frames" {
+  // The first frame of one shape, made again and again (for a profiler): fan-in, cycle, barriers.
+  let shape = arguments.count > 1 ? arguments[1] : "barriers"
+  let text =
+    shape == "fan-in"
+    ? fanInScenarioText(10_000)
+    : shape == "cycle" ? cycleScenarioText(5_000) : barrierScenarioText(2_000)
+  let scenario = try! ScenarioLoader.parse(text, file: shape, defaultID: shape)
+  for _ in 0..<(arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20) {
+    _ = playBoard(scenario, paused: true).render(width: 200, height: 60, ascii: false)
   }
   exit(0)
 }

@@ -16,6 +16,7 @@ final class ProbeSource: EventSource {
   private var status: ProbeClient.Status = .connecting
   private var dropped = 0
   private var notKept = 0
+  private var caughtUpAt = 0
   private var run = 0
   /// The run the client is connected to (it may have sent nothing yet).
   private var clientRun = 0
@@ -60,8 +61,9 @@ final class ProbeSource: EventSource {
     case .failed(let why): parts = ["error: \(why)"]
     case .refused(let why): parts = ["refused: \(why)"]
     }
-    if notKept > 0 {
-      parts.append("from event \(notKept + 1): earlier operations not kept")
+    if caughtUpAt > 0 {
+      // A snapshot: the states are the program's, the steps up to them were not seen.
+      parts.append("caught up at event \(caughtUpAt): earlier steps seen by sampling")
     }
     if dropped > 0 { parts.append("\(dropped) dropped") }
     if notKept > 0 {
@@ -131,6 +133,7 @@ final class ProbeSource: EventSource {
     status = mail.status
     dropped = mail.dropped
     notKept = mail.notKept
+    caughtUpAt = mail.caughtUpAt
     clientRun = mail.run
     for r in mail.events {
       if r.run != run {

@@ -41,11 +41,21 @@ struct RecordingInput {
       printError("opsview: \(error)")
       throw Exit.scenarioError
     }
+    scenario = Self.scenario(of: recording, name: name)
+  }
+
+  /// A recording whose header is read and whose events come later (`replay`'s progressive read).
+  init(header: Recording, name: String) {
+    recording = header
+    self.name = name
+    scenario = Self.scenario(of: header, name: name)
+  }
+
+  private static func scenario(of recording: Recording, name: String) -> Scenario? {
     let id = recording.scenario ?? name
-    scenario =
-      recording.source.flatMap {
-        try? ScenarioLoader.parse($0, file: "recorded:\(id)", defaultID: id)
-      }
+    return recording.source.flatMap {
+      try? ScenarioLoader.parse($0, file: "recorded:\(id)", defaultID: id)
+    }
       ?? recording.scenario.flatMap(Catalog.named)
   }
 

@@ -140,3 +140,40 @@ import Testing
     }
   }
 }
+
+/// `judge` decides by the kind of problem, not its wording.
+@Suite struct StreamProblemReasonTests {
+  @Test func eachProblemHasItsReason() {
+    let start = EventStreamValidatorTests.start
+    func reason(_ kinds: [EventKind]) -> StreamProblem.Reason? {
+      var v = EventStreamValidator()
+      for (i, k) in kinds.enumerated() {
+        if let p = v.problem(Event(seq: i + 1, time: 1, kind: k)) { return p.reason }
+      }
+      return nil
+    }
+    #expect(
+      reason([.state(operation: "x", from: .pending, to: .ready, cause: .noDependencies)])
+        == .neverAdded)
+    #expect(reason([start[0], start[1], start[1]]) == .addedTwice)
+    #expect(
+      reason([
+        start[0], start[1], .state(operation: "a", from: .ready, to: .executing, cause: .sampled),
+      ])
+        == .wrongState)
+    #expect(
+      reason([
+        start[0], start[1], .state(operation: "a", from: .initialized, to: .ready, cause: .sampled),
+      ])
+        == .notAStep)
+    #expect(
+      reason([.queueAdded(queue: "q", maxConcurrent: -2, suspended: false, qos: .default)])
+        == .number)
+    var v = EventStreamValidator()
+    #expect(v.problem(Event(seq: 2, time: 0, kind: start[0]))?.reason == .sequence)
+    #expect(StreamProblem.Reason.neverAdded.isExplainedByAGap)
+    #expect(StreamProblem.Reason.wrongState.isExplainedByAGap)
+    #expect(!StreamProblem.Reason.notAStep.isExplainedByAGap)
+    #expect(!StreamProblem.Reason.text.isExplainedByAGap)
+  }
+}

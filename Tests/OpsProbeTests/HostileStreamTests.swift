@@ -107,6 +107,23 @@ extension ProbeTests {
     ),
     ("not JSON", FakeProbe.header + Array("not json {\n".utf8), "line 2 is not an event"),
     (
+      // A snapshot's seq and time are bounded as an event's are (its seq + 1 must not overflow).
+      "a snapshot at the end of Int and past the clock",
+      FakeProbe.header
+        + Array(#"{"snapshot":9223372036854775807,"time":1e300,"events":1}"#.utf8) + [10],
+      "line 2 is not an event"
+    ),
+    (
+      "a snapshot whose event is refused",
+      FakeProbe.header + Array(#"{"snapshot":5,"time":1,"events":1}"#.utf8) + [10]
+        + Array(
+          (Event(
+            seq: 1, time: 1,
+            kind: .state(operation: "x", from: .pending, to: .ready, cause: .sampled)
+          ).jsonLine + "\n").utf8),
+      "snapshot event 1: operation 'x' was never added"
+    ),
+    (
       "an escaped control character in a name",
       FakeProbe.header
         + Array(

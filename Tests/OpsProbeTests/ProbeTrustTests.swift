@@ -123,7 +123,7 @@ extension ProbeTests {
     queue.isSuspended = false
   }
 
-  @Test func aViewerThatComesAfterEventsWereLetGoIsToldSo() throws {
+  @Test func aViewerThatComesAfterEventsWereLetGoIsSentASnapshot() throws {
     let probe = try Probe.startOrThrow(
       program: "probe-late-viewer", sampleInterval: 3600, capacity: 100)
     defer { probe.stop() }
@@ -154,20 +154,27 @@ extension ProbeTests {
         return taken == 302
       })
     #expect(probe.dropped == 0)
-    // The first viewer took them all and the buffer let the oldest go: a second viewer starts later
-    // in the story, and its header says how many it will never see; the queue events among them
-    // come first (a board still knows the queues and their state).
+    // The first viewer took them all and the buffer let the oldest go: a second viewer is sent a
+    // snapshot of where the program is (the queue, suspended, and its 150 pending operations), in
+    // events of the contract numbered from 1, then the live events after the snapshot's seq.
     let late = try RawViewer(unix: probe.path)
-    let header = try ProbeWire.header(Array((late.line() ?? "").utf8))
-    #expect(header.notKept > 0)
+    _ = try ProbeWire.header(Array((late.line() ?? "").utf8))
+    let marker = late.line() ?? ""
+    let o = try JSONSerialization.jsonObject(with: Data(marker.utf8)) as? [String: Any]
+    let at = o?["snapshot"] as? Int ?? 0
+    #expect(at == 302, "\(marker)")
+    #expect(o?["events"] as? Int == 1 + 150 * 2, "\(marker)")
     let queueAdded = late.line() ?? ""
     #expect(queueAdded.hasPrefix(#"{"seq":1,"#) && queueAdded.contains(#""queue":"early""#))
-    let suspended = late.line() ?? ""
-    #expect(suspended.contains(#""type":"queueSuspended""#), "\(suspended)")
-    queue.isSuspended = true  // reported again: the late viewer sees it after the kept events
+    #expect(queueAdded.contains(#""suspended":true"#), "\(queueAdded)")
+    var snapshot: [String] = []
+    for _ in 0..<300 { snapshot.append(late.line() ?? "") }
+    #expect(snapshot.filter { $0.contains(#""type":"operationAdded""#) }.count == 150)
+    #expect(snapshot.filter { $0.contains(#""sampled""#) }.count == 150)
+    queue.isSuspended = true  // reported again: the late viewer sees it after the snapshot
     let next = late.line() ?? ""
     let seq = next.split(separator: ",").first.flatMap { Int($0.dropFirst(7)) } ?? 0
-    #expect(seq > header.notKept, "\(next)")
+    #expect(seq == at + 1, "\(next)")
     queue.cancelAllOperations()
     queue.isSuspended = false
   }

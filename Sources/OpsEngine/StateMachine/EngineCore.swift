@@ -398,7 +398,10 @@ final class EngineCore {
     let detached = op.spec.barrier && queue.members.isEmpty
     if op.spec.barrier {
       let members = queue.members.ids.sorted { ops[$0].order < ops[$1].order }
-      for m in members { link(op, dependsOn: ops[m]) }
+      // Members are distinct: only the barrier's declared dependencies can repeat one, so each link
+      // skips the linear look through the barrier's growing list (quadratic on a long queue).
+      let declared = Set(op.dependencies)
+      for m in members where !declared.contains(m) { link(op, dependsOn: ops[m], known: true) }
       if !detached { barriers[queue.id].waiting.append(op.id) }
     } else {
       for b in barriers[queue.id].waiting where !op.dependencies.contains(b) {
