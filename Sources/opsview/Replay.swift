@@ -25,7 +25,7 @@ struct Replay: ParsableCommand {
     let progress = Progress("reading")
     defer { progress.finish() }
     let input = try RecordingInput(path: file, progress: progress)
-    if file == "-" { try takeKeysFromTerminal() }
+    if file == "-" { try StandardInput.takeKeysFromTerminal(what: "the recording") }
     try preflightTerminal()
     progress.now("preparing the board for \(input.recording.events.count) events")
     let events = input.recording.events
@@ -38,13 +38,4 @@ struct Replay: ParsableCommand {
     try runOnTerminal(board, display)
   }
 
-  /// Standard input was the recording: the board's keys come from the controlling terminal.
-  private func takeKeysFromTerminal() throws {
-    let fd = open("/dev/tty", O_RDONLY)
-    guard fd >= 0, dup2(fd, STDIN_FILENO) >= 0 else {
-      printError("opsview: the recording came on standard input and there is no terminal for keys")
-      throw Exit.usage
-    }
-    close(fd)
-  }
 }
