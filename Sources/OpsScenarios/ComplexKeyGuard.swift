@@ -34,23 +34,66 @@ enum ComplexKeyGuard {
       return .clear(root: .some(root))
     }
     let marker = Self.marker(absentFrom: text)
-    let copy = text.replacingOccurrences(of: "*", with: String(Character(marker)))
-    let root: Yams.Node?
-    do {
-      root = try Yams.compose(yaml: copy, .basic)
-    } catch let error as YamlError {
-      if case .duplicatedKeysInMapping(let keys, let context) = error,
-        keys.contains(where: { $0.unicodeScalars.first == marker })
-      {
-        return .complexKey(line: context.mark.line, column: context.mark.column)
+    var copy = text.replacingOccurrences(of: "*", with: String(Character(marker)))
+    // A duplicate key stops Yams before the keys after it are seen, where the alias key that must
+    // be reported instead may be: the repeated key is renamed in the copy (a few times at most).
+    var duplicate: YamlError?
+    for _ in 0..<8 {
+      let root: Yams.Node?
+      do {
+        root = try Yams.compose(yaml: copy, .basic)
+      } catch let error as YamlError {
+        duplicate = error
+        if case .duplicatedKeysInMapping(let keys, let context) = error {
+          if keys.contains(where: { $0.unicodeScalars.first == marker }) {
+            return .complexKey(line: context.mark.line, column: context.mark.column)
+          }
+          if keys.count == 1,
+            let place = ScenarioLoader.repeatedKey(
+              keys[0], after: (context.mark.line, context.mark.column), in: copy),
+            let renamed = renaming(at: place, in: copy, to: marker)
+          {
+            copy = renamed
+            continue
+          }
+        }
+        if text.utf8.contains(UInt8(ascii: "&")) { throw error }
+        return .clear(root: nil)
       }
-      if text.utf8.contains(UInt8(ascii: "&")) { throw error }
+      if let place = root.flatMap({ firstComplexKey(in: $0, marker: marker) }) {
+        return .complexKey(line: place.line, column: place.column)
+      }
       return .clear(root: nil)
     }
-    if let place = root.flatMap({ firstComplexKey(in: $0, marker: marker) }) {
-      return .complexKey(line: place.line, column: place.column)
-    }
+    // Still a duplicate: the text's own compose reports it, unless an anchor could make that hang.
+    if let duplicate, text.utf8.contains(UInt8(ascii: "&")) { throw duplicate }
     return .clear(root: nil)
+  }
+
+  /// `text` with the character at `place` (1-based, in characters as libyaml counts them on a line
+  /// ended by a newline) replaced by `marker`'s successor: a new key, no longer a duplicate.
+  private static func renaming(
+    at place: (line: Int, column: Int), in text: String, to marker: Unicode.Scalar
+  ) -> String? {
+    var scalars = Array(text.unicodeScalars)
+    var line = 1
+    var column = 1
+    for i in scalars.indices {
+      if line == place.line && column == place.column {
+        guard let renamed = Unicode.Scalar(marker.value + 1) else { return nil }
+        scalars[i] = renamed
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars)
+        return String(result)
+      }
+      if scalars[i] == "\n" {
+        line += 1
+        column = 1
+      } else {
+        column += 1
+      }
+    }
+    return nil
   }
 
   /// The place of the first key that is a list, a mapping or (starting with `marker`, plain) an

@@ -1,8 +1,10 @@
 import Yams
 
 /// The tree from Yams' composer as the decoders' `SourceNode`. An alias is the anchored node itself,
-/// shared, never a copy (Yams hands it over as the anchored node again, anchor and place included):
-/// an alias bomb costs what it is written with, and `Diagnostics` bounds what reading it may cost.
+/// shared, never a copy: an alias bomb costs what it is written with, and `Diagnostics` bounds what
+/// reading it may cost. Yams hands an alias over as the anchored node again (its anchor is not kept
+/// once composing ends), so a list or mapping is known by its place: two lists or two mappings never
+/// start at the same place (a mapping that is a key could, and is refused before this).
 struct YamsTree {
   struct TooLarge: Error {
     var mark: SourceMark?
@@ -15,16 +17,16 @@ struct YamsTree {
     return (node, converter.count)
   }
 
-  private struct Anchored: Hashable {
-    var name: String
+  private struct Place: Hashable {
     var line: Int
     var column: Int
+    var isMapping: Bool
   }
 
   private let limit: Int
   private var count = 0
-  /// Anchored nodes already converted, by anchor and place (an anchor's name may be used again).
-  private var anchored: [Anchored: SourceNode] = [:]
+  /// Lists and mappings already converted, by place.
+  private var converted: [Place: SourceNode] = [:]
 
   private init(limit: Int) { self.limit = limit }
 
@@ -32,10 +34,15 @@ struct YamsTree {
     count += 1
     let mark = node.mark.map { SourceMark(line: $0.line, column: $0.column) }
     if count > limit { throw TooLarge(mark: mark) }
-    var key: Anchored?
-    if let anchor = node.anchor, let mark {
-      key = Anchored(name: anchor.rawValue, line: mark.line, column: mark.column)
-      if let done = anchored[key!] { return done }
+    var place: Place?
+    if let mark {
+      switch node {
+      case .sequence, .mapping:
+        let p = Place(line: mark.line, column: mark.column, isMapping: node.mapping != nil)
+        if let done = converted[p] { return done }
+        place = p
+      case .scalar, .alias: break
+      }
     }
     let result: SourceNode
     switch node {
@@ -60,7 +67,7 @@ struct YamsTree {
       // Yams resolves aliases while composing; an unresolved one reads as an empty scalar.
       result = .scalar(.init(string: "", plain: false, mark: mark))
     }
-    if let key { anchored[key] = result }
+    if let place { converted[place] = result }
     return result
   }
 }

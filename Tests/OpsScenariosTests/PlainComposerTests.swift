@@ -111,7 +111,7 @@ import Testing
   @discardableResult
   private func agree(_ text: String) -> Bool {
     guard let plain = PlainComposer.compose(text) else { return false }
-    guard case let (node?, nodes)? = try? ScenarioLoader.composeWithYams(text, file: "t") else {
+    guard case (let node?, let nodes)? = try? ScenarioLoader.composeWithYams(text, file: "t") else {
       Issue.record("accepted what Yams does not: \(text.debugDescription)")
       return true
     }
