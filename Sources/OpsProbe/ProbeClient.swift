@@ -155,7 +155,7 @@ public final class ProbeClient: Sendable {
       if isClosed { shutdown(fd, Int32(SHUT_RDWR)) }
       let outcome = read(fd, seen: &seen, story: &story, validator: &validator, kept: &kept)
       socket.withLock { $0 = -1 }
-      Glibc.close(fd)
+      FileDescriptorCalls.close(fd)
       lost = address
       mail.withLock { $0.status = outcome }
       if case .failed = outcome { return }

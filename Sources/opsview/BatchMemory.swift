@@ -1,5 +1,7 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// For the commands that build a whole run in memory and exit (`trace`, `export`, `check`): keep
