@@ -1,6 +1,16 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Homebrew's ncurses is keg-only (not in the default search paths): pkg-config, which SwiftPM points
+// at the keg of the brew provider below, finds it. On Linux the system paths hold ncursesw, and
+// pkg-config would only add -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, flags SwiftPM drops with a
+// warning (shim.h asks for the wide API itself): there it is left out.
+#if os(macOS)
+  let ncursesPkgConfig: String? = "ncursesw"
+#else
+  let ncursesPkgConfig: String? = nil
+#endif
+
 let package = Package(
   name: "opsview",
   // Synchronization's Mutex needs macOS 15.
@@ -59,11 +69,12 @@ let package = Package(
     // A small photo pipeline on OperationQueue, to attach to (`swift run opsview-example-photos`).
     .executableTarget(name: "opsview-example-photos", dependencies: ["OpsProbe"]),
     // The terminal: the only code that touches ncursesw.
-    // No pkgConfig: SwiftPM would warn about the _XOPEN_SOURCE flag it drops; shim.h asks for the wide API.
     .systemLibrary(
-      name: "CNCursesW", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
-    // Signal handlers and their state, in C (async-signal-safe code, one copy of the state).
-    .target(name: "CTerminalSignals"),
+      name: "CNCursesW", pkgConfig: ncursesPkgConfig,
+      providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+    // Signal handlers and their state, in C (async-signal-safe code, one copy of the state); it
+    // includes curses.h, found where CNCursesW finds it.
+    .target(name: "CTerminalSignals", dependencies: ["CNCursesW"]),
     .target(name: "OpsTerminal", dependencies: ["OpsCells", "CNCursesW", "CTerminalSignals"]),
     // The command line.
     .executableTarget(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds opsview as one file that needs no Swift toolchain (the Swift standard library and
 # Foundation linked in statically), and packages it for Linux in dist/:
-#   opsview-VERSION-linux-ARCH.tar.gz  bin/opsview, the man page, bash/zsh/fish completions
+#   opsview-VERSION-linux-ARCH.tar.gz  bin/opsview, the man page, bash/zsh/fish completions, LICENSE
 #   opsview_VERSION_ARCH.deb           the same in /usr, dependencies from dpkg-shlibdeps
 # Needs: a Swift toolchain, binutils (strip), dpkg-dev (dpkg-deb, dpkg-shlibdeps).
 # Scripts/smoke-release.sh checks the results as a user would, with the toolchain hidden.
@@ -52,7 +52,7 @@ gzip -9n -c "$manual" >"$stage/share/man/man1/opsview.1.gz"
 "$stage/bin/opsview" --generate-completion-script bash >"$stage/share/bash-completion/completions/opsview"
 "$stage/bin/opsview" --generate-completion-script zsh >"$stage/share/zsh/site-functions/_opsview"
 "$stage/bin/opsview" --generate-completion-script fish >"$stage/share/fish/vendor_completions.d/opsview.fish"
-cp README.md "$stage/README.md"
+cp README.md LICENSE "$stage/"
 tar -C dist --owner=0 --group=0 -czf "dist/$name.tar.gz" "$name"
 
 # The .deb: the same files under /usr; the shared libraries it needs, as Debian names them.
@@ -66,6 +66,13 @@ cp "$stage/share/bash-completion/completions/opsview" "$deb/usr/share/bash-compl
 cp "$stage/share/zsh/site-functions/_opsview" "$deb/usr/share/zsh/vendor-completions/"
 cp "$stage/share/fish/vendor_completions.d/opsview.fish" "$deb/usr/share/fish/vendor_completions.d/"
 gzip -9n -c README.md >"$deb/usr/share/doc/opsview/README.md.gz"
+# Debian policy 12.5: the licence, verbatim, in the machine-readable copyright format.
+{
+  printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n'
+  printf 'Upstream-Name: opsview\n\nFiles: *\nCopyright: %s\nLicense: Expat\n' \
+    "$(sed -n 's/^Copyright (c) //p' LICENSE)"
+  sed -n '/^Permission is hereby granted/,$p' LICENSE | sed -e 's/^$/./' -e 's/^/ /'
+} >"$deb/usr/share/doc/opsview/copyright"
 # dpkg-shlibdeps reads debian/control of a source tree: a minimal one in a scratch directory.
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch" "$manuals"' EXIT

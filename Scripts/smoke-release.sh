@@ -16,6 +16,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"; tmux -L opsview-smoke kill-server 2>/dev/null || true' EXIT
 tar -C "$work" -xzf "$tarball"
 bin="$(ls -d "$work"/opsview-*/bin)/opsview"
+grep -q '^MIT License$' "$work"/opsview-*/LICENSE || fail "the tarball has no LICENSE"
 
 # Everything below runs where the toolchain directory is empty: no Swift library can be found.
 cat >"$work/hidden.sh" <<HIDDEN
@@ -48,6 +49,7 @@ echo "smoke: the tarball's binary runs the board, trace, export and check withou
 dpkg -i "$deb" >/dev/null || fail "dpkg -i"
 trap 'dpkg -r opsview >/dev/null 2>&1 || true; rm -rf "$work"; tmux -L opsview-smoke kill-server 2>/dev/null || true' EXIT
 [ "$(command -v opsview)" = /usr/bin/opsview ] || fail "opsview is not /usr/bin/opsview"
+grep -q '^License: Expat$' /usr/share/doc/opsview/copyright || fail "the .deb has no copyright file"
 page="$(MANPAGER=cat MANWIDTH=80 man opsview 2>/dev/null)" || fail "man opsview"
 grep -q 'A usage error, or no usable terminal' <<<"$page" || fail "man opsview: no EXIT STATUS"
 grep -Eq 'opsview \[subcommand\]' <<<"$page" || fail "man opsview: the subcommand is not optional"

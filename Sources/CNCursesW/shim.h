@@ -8,6 +8,7 @@
 #include <langinfo.h>
 #include <signal.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,35 @@ static inline int opsview_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); 
 
 static inline WINDOW *opsview_stdscr(void) { return stdscr; }
 static inline int opsview_colors(void) { return COLORS; }
-static inline int opsview_color_pairs(void) { return COLOR_PAIRS; }
+
+// Colour pairs past a short's range need ncurses 6.1 (init_extended_pair, setcchar's opts carrying
+// the pair as an int). Before that (macOS's own ncurses is 5.7) there is init_pair, pair numbers
+// stop at SHRT_MAX, and setcchar refuses (ERR) any opts but NULL.
+#if defined(NCURSES_VERSION_MAJOR) && \
+    (NCURSES_VERSION_MAJOR > 6 || (NCURSES_VERSION_MAJOR == 6 && NCURSES_VERSION_MINOR >= 1))
+#define OPSVIEW_EXTENDED_PAIRS 1
+#else
+#define OPSVIEW_EXTENDED_PAIRS 0
+#endif
+static inline int opsview_extended_pairs(void) { return OPSVIEW_EXTENDED_PAIRS; }
+static inline int opsview_color_pairs(void) {
+  return OPSVIEW_EXTENDED_PAIRS || COLOR_PAIRS <= SHRT_MAX ? COLOR_PAIRS : SHRT_MAX;
+}
+static inline int opsview_init_pair(int pair, int foreground, int background) {
+#if OPSVIEW_EXTENDED_PAIRS
+  return init_extended_pair(pair, foreground, background);
+#else
+  if (pair > SHRT_MAX || foreground > SHRT_MAX || background > SHRT_MAX) return ERR;
+  return init_pair((short)pair, (short)foreground, (short)background);
+#endif
+}
+static inline int opsview_setcchar(cchar_t *cell, const wchar_t *text, attr_t attributes, int pair) {
+#if OPSVIEW_EXTENDED_PAIRS
+  return setcchar(cell, text, attributes, (short)(pair < SHRT_MAX ? pair : SHRT_MAX), &pair);
+#else
+  return setcchar(cell, text, attributes, (short)(pair < SHRT_MAX ? pair : SHRT_MAX), NULL);
+#endif
+}
 static inline FILE *opsview_stdout(void) { return stdout; }
 static inline FILE *opsview_stdin(void) { return stdin; }
 

@@ -117,7 +117,7 @@ public enum EventKind: Sendable, Equatable {
       .queueMaxConcurrent(let q, _),
       .operationAdded(_, let q, _, _, _, _, _, _, _):
       q
-    case .operationAdded, .dependencyAdded, .state, .conditionWaiting, .conditionStarted,
+    case .dependencyAdded, .state, .conditionWaiting, .conditionStarted,
       .conditionResult, .exclusivityWaiting, .exclusivityAcquired, .exclusivityReleased, .cancelled,
       .cancelTooLate, .didStart, .didProduce, .willFinish, .didFinish, .completion, .cycleDetected,
       .command, .warning, .refused:

@@ -46,17 +46,19 @@ public enum RecordingReader {
   /// bounds as a file: nothing is kept but the events decoded, each line is checked as it arrives,
   /// and the first problem stops the reading.
   ///
+  /// `prefix`: bytes already read from it (to tell a recording from a scenario).
   /// `received`, when given, is handed the recording as it is read instead of at the end: first its
   /// header (no events), then each batch of events validated, as soon as it is (a batch is cut
   /// short whenever the reading catches up with a slow writer), so a board can show the start of a
   /// long recording while the rest is read. The recording returned then has no events.
   public static func read(
-    fileDescriptor fd: Int32, name: String, size: Int? = nil,
+    fileDescriptor fd: Int32, name: String, size: Int? = nil, prefix: [UInt8] = [],
     progress: ((_ read: Int, _ size: Int?) -> Void)? = nil,
     received: ((Recording) -> Void)? = nil
   ) throws -> Recording {
     var parser = RecordingParser(name: name)
     parser.handOver = received
+    try prefix.withUnsafeBytes { raw in try parser.feed(raw) }
     var reported = 0
     let outcome = try InputFile.stream(fd) { (chunk) throws(RecordingError) in
       try parser.feed(chunk)
@@ -146,6 +148,18 @@ public enum RecordingReader {
       i += 1
     }
     return nil
+  }
+
+  /// Whether input that has no file name to tell (standard input) holds a recording rather than a
+  /// scenario: its first line is a recording's header, or an event (a JSON object with `seq` and
+  /// `type`). A scenario's top-level keys are none of these, in YAML or in JSON.
+  public static func isRecording(firstLine: some Collection<UInt8>) -> Bool {
+    let line = Data(firstLine)
+    if header(line) != nil { return true }
+    guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+      return false
+    }
+    return object["seq"] != nil && object["type"] != nil
   }
 
   /// The first line is a header when it is a JSON object with a `format` key.

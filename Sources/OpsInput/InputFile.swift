@@ -33,7 +33,7 @@ public enum InputFile {
     }
     let fifo = info.st_mode & S_IFMT == S_IFIFO
     // A FIFO's open waits for a writer: opened at once instead, then waited for with a word.
-    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0))
+    let fd = FileDescriptorCalls.open(path, O_RDONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0))
     guard fd >= 0 else { throw Failure(reason(errno)) }
     if fifo {
       awaitInput(fd) { announce?("waiting for a program to write \(what) into the FIFO \(path)") }

@@ -18,12 +18,12 @@ enum LoopbackTCP {
       )
     }
     let v6 = host == "::1"
-    let fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = SocketCalls.streamSocket(v6 ? AF_INET6 : AF_INET)
     guard fd >= 0 else { throw ProbeError("socket: \(String(cString: strerror(errno)))") }
     var on: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
     let bound = withAddress(host: host, port: port) { bind(fd, $0, $1) }
-    guard bound == 0, Glibc.listen(fd, 8) == 0 else {
+    guard bound == 0, SocketCalls.listen(fd, backlog: 8) == 0 else {
       let error = ProbeError("listen on \(host):\(port): \(String(cString: strerror(errno)))")
       close(fd)
       throw error
@@ -50,9 +50,9 @@ enum LoopbackTCP {
       throw ProbeError("refusing to connect to \(ProbeTarget.visible(host)): loopback only")
     }
     let name = host == "localhost" ? "127.0.0.1" : host
-    let fd = socket(name == "::1" ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = SocketCalls.streamSocket(name == "::1" ? AF_INET6 : AF_INET)
     guard fd >= 0 else { throw ProbeError("socket: \(String(cString: strerror(errno)))") }
-    let result = withAddress(host: name, port: port) { Glibc.connect(fd, $0, $1) }
+    let result = withAddress(host: name, port: port) { SocketCalls.connect(fd, $0, $1) }
     guard result == 0 else {
       let error = ProbeError("connect \(host):\(port): \(String(cString: strerror(errno)))")
       close(fd)

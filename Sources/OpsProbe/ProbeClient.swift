@@ -161,7 +161,7 @@ public final class ProbeClient: Sendable {
       let outcome = read(
         fd, seen: &seen, story: &story, validator: &validator, told: &told, kept: &kept)
       socket.withLock { $0 = -1 }
-      Glibc.close(fd)
+      FileDescriptorCalls.close(fd)
       lost = address
       mail.withLock { $0.status = outcome }
       if case .failed = outcome { return }

@@ -6,6 +6,8 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The program's side of the socket: one thread and one `poll` loop for every viewer (no thread per
@@ -145,7 +147,7 @@ final class ProbeServer: Sendable {
     }
     guard first else { return }
     var byte: UInt8 = 1
-    _ = Glibc.write(wake.write, &byte, 1)
+    _ = FileDescriptorCalls.write(wake.write, &byte, 1)
     _ = finished.wait(timeout: .now() + flush + 0.5)
   }
 
@@ -239,11 +241,8 @@ final class ProbeServer: Sendable {
         stats.withLock { $0.acceptFailures += 1 }
         return false
       }
-      let fd = accept(listener, nil, nil)
-      if fd >= 0 {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      }
+      let fd = SocketCalls.accept(listener)
+      if fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
       if fd < 0 {
         switch errno {
         case EINTR, ECONNABORTED: continue
@@ -287,7 +286,7 @@ final class ProbeServer: Sendable {
     o["refused"] = why
     _ = UnixSocket.write(fd, Array((ProbeWire.json(o) + "\n").utf8))
     shutdown(fd, Int32(SHUT_RDWR))
-    Glibc.close(fd)
+    FileDescriptorCalls.close(fd)
   }
 
   private func greet(_ v: Viewer) {
@@ -466,7 +465,7 @@ final class ProbeServer: Sendable {
   private func flushOut(_ v: Viewer) {
     while v.pending > 0 {
       let n = v.out[v.sent...].withUnsafeBytes {
-        Glibc.send(v.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        SocketCalls.send(v.fd, $0.baseAddress, $0.count, dontWait: true)
       }
       if n < 0 && errno == EINTR { continue }
       if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
@@ -510,13 +509,13 @@ final class ProbeServer: Sendable {
 
   private func close(_ v: Viewer) {
     shutdown(v.fd, Int32(SHUT_RDWR))
-    Glibc.close(v.fd)
+    FileDescriptorCalls.close(v.fd)
   }
 
   /// Stopping: the last events go to the viewers that read (for up to a second), then an
   /// `{"ended":true}` line, so a board shows the program's end as it was.
   private func finish(_ viewers: [Viewer]) {
-    Glibc.close(listener)
+    FileDescriptorCalls.close(listener)
     if let path { unlink(path) }
     var open: [Viewer] = []
     for v in viewers {
@@ -544,8 +543,8 @@ final class ProbeServer: Sendable {
       }
     }
     for v in open { close(v) }
-    Glibc.close(wake.read)
-    Glibc.close(wake.write)
+    FileDescriptorCalls.close(wake.read)
+    FileDescriptorCalls.close(wake.write)
     stats.withLock { $0.viewers = 0 }
     finished.signal()
   }
@@ -557,38 +556,13 @@ final class ProbeServer: Sendable {
 
 /// The program's open-file limit, and the highest descriptor a viewer may have below it.
 enum Descriptors {
-  static var limit: Int {
-    var rl = rlimit()
-    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &rl) == 0 else { return 1024 }
-    return Int(min(rl.rlim_cur, UInt(Int32.max)))
-  }
+  static var limit: Int { DescriptorLimit.current }
 
   /// Leaves the program a quarter of its limit, and at least 16 descriptors (how many it needs at
   /// its busiest is not known: libdispatch alone takes more as its thread pool grows).
   static var ceiling: Int {
     let l = limit
     return l - max(16, l / 4)
-  }
-}
-
-/// The uid of the process at the other end of a Unix socket (SO_PEERCRED), nil when unknown.
-enum PeerCredentials {
-  /// Linux's `struct ucred` (Glibc exports it only under _GNU_SOURCE).
-  private struct Credentials {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
-  }
-  /// SO_PEERCRED on Linux.
-  private static let peerCred: Int32 = 17
-
-  static func uid(of fd: Int32) -> uid_t? {
-    var cred = Credentials()
-    var length = socklen_t(MemoryLayout<Credentials>.size)
-    guard getsockopt(fd, SOL_SOCKET, peerCred, &cred, &length) == 0,
-      length == socklen_t(MemoryLayout<Credentials>.size)
-    else { return nil }
-    return cred.uid
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OpsInput
 
 #if canImport(Glibc)
   import Glibc
@@ -30,7 +31,7 @@ enum UnixSocket {
 
   /// A listening socket at `path`, readable and writable by this user only (0600).
   static func listen(at path: String) throws -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = SocketCalls.streamSocket(AF_UNIX)
     guard fd >= 0 else { throw Failure("socket") }
     unlink(path)
     var addr = try address(path)
@@ -42,7 +43,7 @@ enum UnixSocket {
       }
     }
     umask(old)
-    guard bound == 0, Glibc.listen(fd, 8) == 0 else {
+    guard bound == 0, SocketCalls.listen(fd, backlog: 8) == 0 else {
       let error = Failure("bind \(path)")
       close(fd)
       throw error
@@ -50,15 +51,15 @@ enum UnixSocket {
     return fd
   }
 
-  /// Connects to the probe at `path` and checks who listens there (SO_PEERCRED): a socket of
+  /// Connects to the probe at `path` and checks who listens there (`PeerCredentials`): a socket of
   /// another user than `owner` (this user by default) is refused, whatever directory it is in.
   static func connect(to path: String, owner: uid_t = geteuid()) throws -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = SocketCalls.streamSocket(AF_UNIX)
     guard fd >= 0 else { throw Failure("socket") }
     var addr = try address(path)
     let result = withUnsafePointer(to: &addr) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        SocketCalls.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
       }
     }
     guard result == 0 else {
@@ -80,7 +81,7 @@ enum UnixSocket {
     var sent = 0
     while sent < data.count {
       let n = data[sent...].withUnsafeBytes {
-        send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        SocketCalls.send(fd, $0.baseAddress, $0.count)
       }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else { return false }
@@ -132,6 +133,7 @@ enum PrivateFile {
     guard fd >= 0 else { return false }
     defer { close(fd) }
     let bytes = Array(text.utf8)
-    return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
+    return bytes.withUnsafeBytes { FileDescriptorCalls.write(fd, $0.baseAddress, $0.count) }
+      == bytes.count
   }
 }

@@ -1,14 +1,15 @@
 /// Builds the tree of the plainest YAML, the kind generated and most hand-written scenario files are
 /// made of, by scanning bytes: ASCII text indented with spaces; block mappings with name-like keys;
 /// block lists; one-line flow mappings and lists; plain scalars and quoted ones without escapes;
-/// comments. On a generated 50,000-operation file libyaml's scanner took about half of loading it
-/// (a couple of thousand instructions a node); this takes a fraction of that.
+/// comments.
 ///
-/// It declines (nil) at the first thing outside that subset (a tab, a non-ASCII byte, an escape, an
-/// anchor, a tag, a multi-line scalar, a flow collection over several lines, a duplicate key, ...),
-/// and the file goes to `FastComposer`, whose libyaml reads all of YAML. What it accepts it reads as
-/// libyaml does, marks included: `PlainComposerTests` compares the two on every scenario and
-/// mutations of them.
+/// It is the one YAML reader besides Yams, kept for speed: without it a generated 50,000-operation
+/// file goes through Yams' composer (an object per node, a tag resolved per key) and `opsview check`
+/// misses its goal (docs/BENCHMARKS.md, "One YAML path"). It declines (nil) at the first thing outside
+/// that subset (a tab, a non-ASCII byte, an escape, an anchor, a tag, a multi-line scalar, a flow
+/// collection over several lines, a duplicate key, ...), and the file goes to Yams, which reads all
+/// of YAML and words every error. What it accepts it reads as Yams does, marks included:
+/// `PlainComposerTests` compares the two on every scenario and mutations of them.
 struct PlainComposer {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
@@ -16,7 +17,7 @@ struct PlainComposer {
   private var line = 1
   private var lineStart = 0
   private var nodes = 0
-  // Open lists and mappings collect here and are copied out at their exact size (see FastComposer).
+  // Open lists and mappings collect here and are copied out at their exact size (copied out at their exact size: fresh pages cost faults).
   private var openItems: [SourceNode] = []
   private var openEntries: [(key: SourceNode, value: SourceNode)] = []
   /// Where the key of each open entry is in the text (its offset and length), to find duplicates.
@@ -24,7 +25,7 @@ struct PlainComposer {
 
   private struct Decline: Error {}
 
-  /// The document and its number of nodes, as `FastComposer` gives them; nil when declined.
+  /// The document and its number of nodes as written; nil when declined.
   static func compose(_ text: String) -> (root: SourceNode, nodes: Int)? {
     var text = text
     return text.withUTF8 { bytes in
@@ -33,6 +34,9 @@ struct PlainComposer {
       return (root, composer.nodes)
     }
   }
+
+  /// Scenario files nest a handful of levels; deeper ones go to Yams (and its own limit).
+  static let maxDepth = 64
 
   private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -89,7 +93,7 @@ struct PlainComposer {
 
   private mutating func document() throws -> SourceNode {
     try checkBytes()
-    // Directives, document markers and a root that is not a mapping go to libyaml.
+    // Directives, document markers and a root that is not a mapping go to Yams.
     guard try nextContentLine() == 0 else { throw Decline() }
     guard keyLength(at: position) != nil else { throw Decline() }
     let root = try blockMapping(indent: 0, depth: 0)
@@ -349,10 +353,10 @@ struct PlainComposer {
   }
 
   private func checkDepth(_ depth: Int) throws {
-    if depth > FastComposer.maxDepth { throw Decline() }
+    if depth > Self.maxDepth { throw Decline() }
   }
 
-  /// Duplicate keys go to libyaml and Yams, which report them. Compared as bytes (the text is
+  /// Duplicate keys go to Yams, which reports them. Compared as bytes (the text is
   /// ASCII); a long mapping keeps a set of its keys.
   private mutating func checkDuplicate(
     at offset: Int, count: Int, from base: Int, _ keys: inout Set<String>?

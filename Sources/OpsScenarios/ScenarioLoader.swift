@@ -58,24 +58,12 @@ public enum ScenarioLoader {
     }
     let root: SourceNode?
     let nodes: Int
-    // The plainest files by a byte scanner, the rest by libyaml, what that cannot take by Yams.
+    // The plainest files by a byte scanner (see `PlainComposer`: it keeps large files within the
+    // loading goals), everything else by Yams.
     if let plain = PlainComposer.compose(text) {
       (root, nodes) = (plain.root, plain.nodes)
     } else {
-      switch FastComposer.compose(text) {
-      case .document(let node, let count):
-        root = node
-        nodes = count
-      case .fallback:
-        if let place = ComplexKeyGuard.find(in: text) {
-          throw ScenarioError(problems: [
-            ScenarioProblem(
-              file: file, line: place.line, column: place.column,
-              message: "keys must be plain names: an alias, a list or a mapping cannot be a key")
-          ])
-        }
-        (root, nodes) = try composeWithYams(text, file: file)
-      }
+      (root, nodes) = try composeWithYams(text, file: file)
     }
     guard let root else {
       throw ScenarioError(problems: [
@@ -97,14 +85,26 @@ public enum ScenarioLoader {
     throw ScenarioError(problems: diagnostics.sortedProblems())
   }
 
-  /// Yams' composer, for what the fast one does not take: its errors are the precise ones.
-  private static func composeWithYams(_ text: String, file: String) throws -> (SourceNode?, Int) {
+  /// Yams' composer, for what the byte scanner does not take: its errors are the precise ones. A key
+  /// that is not a plain name is refused first (`ComplexKeyGuard`).
+  static func composeWithYams(_ text: String, file: String) throws -> (SourceNode?, Int) {
     let root: Yams.Node?
     do {
-      // The basic resolver leaves scalars untyped; YAMLScalars types them (fast, YAML 1.2 rules).
-      root = try Yams.compose(yaml: text, .basic)
+      switch try ComplexKeyGuard.check(text) {
+      case .complexKey(let line, let column):
+        throw ScenarioError(problems: [
+          ScenarioProblem(
+            file: file, line: line, column: column,
+            message: "keys must be plain names: an alias, a list or a mapping cannot be a key")
+        ])
+      case .clear(let composed):
+        // The basic resolver leaves scalars untyped; YAMLScalars types them (fast, YAML 1.2 rules).
+        root = try composed ?? Yams.compose(yaml: text, .basic)
+      }
     } catch let error as YamlError {
       throw ScenarioError(problems: [syntaxProblem(error, text: text, file: file)])
+    } catch let error as ScenarioError {
+      throw error
     } catch {
       throw ScenarioError(problems: [ScenarioProblem(file: file, message: "YAML error: \(error)")])
     }

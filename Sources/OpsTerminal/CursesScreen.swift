@@ -3,6 +3,8 @@ import OpsCells
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// One input event from the terminal, decoded.
@@ -156,7 +158,7 @@ final class CursesScreen {
       let (style, define) = styles.style(
         foreground: source.foreground, background: source.background, attributes: source.attributes)
       if let define {
-        init_extended_pair(define.pair, define.foreground, define.background)
+        opsview_init_pair(define.pair, define.foreground, define.background)
       }
       let continued = x + 1 < columns && grid.cells[index + 1].character == CellWidth.continuation
       if source.character == CellWidth.continuation {
@@ -175,18 +177,13 @@ final class CursesScreen {
       text[scalars.count] = 0
       // A character the terminal draws narrow in two cells: blank the second one.
       let blankAfter = continued && drawnWidth == 1
-      var pair = style.pair
-      setcchar(
-        &cell, text, attr_t(style.attributes), Int16(truncatingIfNeeded: min(style.pair, 0x7FFF)),
-        &pair)
+      opsview_setcchar(&cell, text, attr_t(style.attributes), style.pair)
       // The bottom-right cell reports ERR (the cursor cannot advance past it) but is drawn.
       mvwadd_wch(window, Int32(y), Int32(x), &cell)
       if blankAfter {
         var blank = cchar_t()
         let space: [wchar_t] = [0x20, 0]
-        setcchar(
-          &blank, space, attr_t(style.attributes),
-          Int16(truncatingIfNeeded: min(style.pair, 0x7FFF)), &pair)
+        opsview_setcchar(&blank, space, attr_t(style.attributes), style.pair)
         mvwadd_wch(window, Int32(y), Int32(x + 1), &blank)
       }
     }

@@ -3,6 +3,8 @@ import OpsCells
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Runs an `InteractiveBoard` full-screen: the only way the program touches the terminal.

@@ -7,7 +7,7 @@ import OpsScenarios
 /// executable, one process per run, median of 3), and board seeks, frames and the worst frame of playing
 /// to the end at 1000× in this process, at each size. `opsview-bench analysis [SIZES]`, sizes comma-separated (default 1000,10000,50000).
 func analysisBenchmark(sizes: [Int]) throws {
-  let opsview = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  let opsview = thisExecutable()
     .deletingLastPathComponent().appendingPathComponent("opsview")
   guard FileManager.default.isExecutableFile(atPath: opsview.path) else {
     throw BenchUsageError("build opsview first (swift build -c release --product opsview)")

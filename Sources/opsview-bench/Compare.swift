@@ -18,7 +18,7 @@ func spawnRun(
   _ side: Side, workload: Workload, count: Int, limit: Int, deadline: Double
 ) throws -> SideResult {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  process.executableURL = thisExecutable()
   process.arguments = [
     "run", "--side", side.rawValue, "--workload", workload.rawValue, "--ops", String(count),
     "--limit", String(limit),

@@ -11,7 +11,7 @@ struct Check: ParsableCommand {
       "A dependency cycle is allowed (the deadlock lesson needs one) and reported as a warning.")
 
   @Argument(
-    help: "Scenario files (YAML or JSON), or names of built-in scenarios.",
+    help: "Scenario files (YAML or JSON), names of built-in scenarios, or - for standard input.",
     completion: ScenarioCompletion.scenarios)
   var paths: [String]
 
@@ -21,7 +21,10 @@ struct Check: ParsableCommand {
       let progress = Progress("checking \(path)")
       defer { progress.finish() }
       do {
-        let s = try Catalog.resolve(path, announce: { printError("opsview: \($0)") })
+        let s =
+          path == "-"
+          ? try StandardInput.loadScenario(progress: progress)
+          : try Catalog.resolve(path, announce: { printError("opsview: \($0)") })
         progress.now("checking \(path): playing it for its moments' claims")
         let claims = s.momentProblems()
         progress.finish()
@@ -35,7 +38,7 @@ struct Check: ParsableCommand {
         }
         let claimCount = s.moments.reduce(0) { $0 + $1.claims.count }
         printSafe(
-          "\(path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions, \(s.moments.count) moments, \(claimCount) claims hold)"
+          "\(path == "-" ? ScenarioLoader.standardInputName : path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions, \(s.moments.count) moments, \(claimCount) claims hold)"
         )
       } catch let error as ScenarioError {
         progress.finish()

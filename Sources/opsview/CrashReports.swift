@@ -3,6 +3,8 @@ import OpsTerminal
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Where a crash's backtrace goes. The Swift runtime's backtracer is interactive when standard input

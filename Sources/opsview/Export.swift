@@ -28,7 +28,8 @@ struct Export: ParsableCommand {
   }
 
   @Argument(
-    help: "A built-in scenario name, a scenario file, or a recording (.jsonl).",
+    help:
+      "A built-in scenario name, a scenario file, a recording (.jsonl), or - for standard input (either).",
     completion: ScenarioCompletion.scenariosAndRecordings)
   var source: String
 
@@ -90,7 +91,13 @@ struct Export: ParsableCommand {
 
   /// A recording is read as it is; a scenario is run on the virtual clock.
   private func load(_ progress: Progress) throws -> ExportSource {
-    if URL(fileURLWithPath: source).pathExtension.lowercased() == "jsonl" {
+    let scenario: Scenario
+    if source == "-" {
+      switch try StandardInput.scenarioOrRecording(progress: progress) {
+      case .recording(let input): return recorded(input.recording, name: input.name)
+      case .scenario(let s): scenario = s
+      }
+    } else if URL(fileURLWithPath: source).pathExtension.lowercased() == "jsonl" {
       let recording: Recording
       do {
         recording = try RecordingReader.read(
@@ -102,13 +109,10 @@ struct Export: ParsableCommand {
         throw Exit.scenarioError
       }
       let name = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
-      // A header that names a built-in scenario but not its words: take them from the catalogue.
-      let builtIn = recording.title == nil ? recording.scenario.flatMap(Catalog.named) : nil
-      return ExportSource(
-        id: recording.scenario ?? name, title: recording.title ?? builtIn?.title ?? "",
-        lesson: recording.notes ?? builtIn?.notes ?? "", recorded: recording.events, until: until)
+      return recorded(recording, name: name)
+    } else {
+      scenario = try resolveScenario(source)
     }
-    let scenario = try resolveScenario(source)
     progress.now("running \(scenario.id)")
     if format == .html { return htmlSource(scenario) }
     // Only the handout reads events, and only its first rows: the rest are counted, not kept (a
@@ -123,6 +127,14 @@ struct Export: ParsableCommand {
 }
 
 extension Export {
+  fileprivate func recorded(_ recording: Recording, name: String) -> ExportSource {
+    // A header that names a built-in scenario but not its words: take them from the catalogue.
+    let builtIn = recording.title == nil ? recording.scenario.flatMap(Catalog.named) : nil
+    return ExportSource(
+      id: recording.scenario ?? name, title: recording.title ?? builtIn?.title ?? "",
+      lesson: recording.notes ?? builtIn?.notes ?? "", recorded: recording.events, until: until)
+  }
+
   /// The whole run, played as the board plays it when nobody presses a key, with its moments where
   /// the board stops for them and the board's quiz question at each (`HandoutQuiz`).
   fileprivate func htmlSource(_ scenario: Scenario) -> ExportSource {

@@ -3,6 +3,8 @@ import OpsScenarios
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Whether a file's bytes differ from the last look (`play --watch`). Comparing the contents, not the

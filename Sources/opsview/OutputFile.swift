@@ -3,6 +3,8 @@ import OpsTerminal
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Where a file opsview writes in one piece goes (an export, `play --save-actions`): standard

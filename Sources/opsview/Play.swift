@@ -48,6 +48,9 @@ struct Play: ParsableCommand {
   var force = false
 
   func validate() throws {
+    if watch == "-" {
+      throw ValidationError("--watch needs a scenario file: standard input cannot change")
+    }
     if let watch, source.scenario != Catalog.defaultName, source.scenario != watch {
       throw ValidationError(
         "--watch names the scenario file to play: give it once (not also \(source.scenario))")
@@ -58,10 +61,12 @@ struct Play: ParsableCommand {
     // r reads the scenario again, so an edited file is played as it is now.
     let path = watch ?? source.scenario
     let s = try resolveScenario(path)
+    // Standard input is read once: r starts the same scenario again.
+    if path == "-" { try StandardInput.takeKeysFromTerminal(what: "the scenario") }
     try preflightTerminal()
     let board = BoardSession(
       s.board, speed: playback.speed ?? s.speed, paused: playback.paused,
-      reload: { try Catalog.resolve(path).board })
+      reload: { path == "-" ? s.board : try Catalog.resolve(path).board })
     board.adaptsFoldBudget = true
     if present { board.present() }
     if quiz { board.setQuiz(true) }

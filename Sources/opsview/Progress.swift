@@ -4,6 +4,8 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// A line on standard error while something takes more than a moment (reading a large recording,
@@ -93,6 +95,6 @@ final class Progress: Sendable {
 
   private static func write(_ text: String) {
     let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    _ = bytes.withUnsafeBytes { FileDescriptorCalls.write(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
 }

@@ -4,6 +4,8 @@ import OpsExport
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `play --record FILE`: the board's present as a recording, written as it happens (a header line,

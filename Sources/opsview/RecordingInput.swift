@@ -14,19 +14,22 @@ struct RecordingInput {
   var scenario: Scenario?
 
   /// `progress` shows how the reading goes (the caller finishes it, after what it does next).
-  init(path: String, progress: Progress) throws {
+  /// `prefix`: what was read from standard input already (to tell a recording from a scenario).
+  init(path: String, progress: Progress, prefix: [UInt8] = []) throws {
     do {
       if path == "-" {
         // Read as it comes, each line checked as it arrives, with the bounds of a file; a writer
         // that keeps silent is named, not waited for without a word.
-        InputFile.awaitInput(STDIN_FILENO) {
-          printError(
-            "opsview: waiting for the recording on standard input"
-              + (isatty(STDIN_FILENO) == 1 ? " (type Ctrl-D to end it)" : ""))
+        if prefix.isEmpty {
+          InputFile.awaitInput(STDIN_FILENO) {
+            printError(
+              "opsview: waiting for the recording on standard input"
+                + (isatty(STDIN_FILENO) == 1 ? " (type Ctrl-D to end it)" : ""))
+          }
         }
         progress.now("reading the recording from standard input")
         recording = try RecordingReader.read(
-          fileDescriptor: STDIN_FILENO, name: "standard input",
+          fileDescriptor: STDIN_FILENO, name: "standard input", prefix: prefix,
           progress: { progress.update(done: $0, total: $1) })
         name = "stdin"
       } else {

@@ -31,7 +31,7 @@ struct Replay: ParsableCommand {
     let progress = Progress("reading")
     defer { progress.finish() }
     let (fd, size, name) = try openInput(progress)
-    if file == "-" { try takeKeysFromTerminal() }
+    if file == "-" { try StandardInput.takeKeysFromTerminal(what: "the recording") }
     // The reading goes on beside the board: the board starts once the header (or the first events)
     // is read, and plays what is read so far.
     let feed = RecordingFeed()
@@ -132,15 +132,6 @@ struct Replay: ParsableCommand {
     )
   }
 
-  /// Standard input was the recording: the board's keys come from the controlling terminal.
-  private func takeKeysFromTerminal() throws {
-    let fd = open("/dev/tty", O_RDONLY)
-    guard fd >= 0, dup2(fd, STDIN_FILENO) >= 0 else {
-      printError("opsview: the recording came on standard input and there is no terminal for keys")
-      throw Exit.usage
-    }
-    close(fd)
-  }
 }
 
 /// The source the board shows now (a restart makes a new one over the same feed).

@@ -7,7 +7,7 @@ import OpsScenarios
 struct ScenarioOptions: ParsableArguments {
   @Argument(
     help:
-      "A built-in scenario name (see `opsview list`) or a path to a scenario file.",
+      "A built-in scenario name (see `opsview list`), a path to a scenario file, or - for standard input.",
     completion: ScenarioCompletion.scenarios
   )
   var scenario: String = Catalog.defaultName
@@ -20,7 +20,7 @@ struct ScenarioOptions: ParsableArguments {
 struct TraceSource: ParsableArguments {
   @Argument(
     help:
-      "A built-in scenario name (see `opsview list`), a path to a scenario file, or a recording (.jsonl, - for standard input).",
+      "A built-in scenario name (see `opsview list`), a path to a scenario file, a recording (.jsonl), or - for standard input (either).",
     completion: ScenarioCompletion.scenariosAndRecordings
   )
   var scenario: String = Catalog.defaultName
@@ -29,9 +29,11 @@ struct TraceSource: ParsableArguments {
 }
 
 /// Resolves NAME (a built-in) or PATH (a file) into a scenario, or exits 1 with every problem printed.
+/// `-` reads a scenario from standard input.
 func resolveScenario(_ nameOrPath: String) throws -> Scenario {
   let progress = Progress("loading \(nameOrPath)")
   defer { progress.finish() }
+  if nameOrPath == "-" { return try StandardInput.scenario(progress: progress) }
   do {
     return try Catalog.resolve(nameOrPath, announce: { printError("opsview: \($0)") })
   } catch let error as ScenarioError {

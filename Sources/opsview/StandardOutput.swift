@@ -3,6 +3,8 @@ import OpsInput
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Every byte opsview prints goes through here (or through `print`, whose errors `checkFlushed`
@@ -15,7 +17,7 @@ enum StandardOutput {
     guard let base = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {
-      let n = Glibc.write(STDOUT_FILENO, base + offset, bytes.count - offset)
+      let n = FileDescriptorCalls.write(STDOUT_FILENO, base + offset, bytes.count - offset)
       if n < 0 {
         if errno == EINTR { continue }
         fail(errno)
@@ -49,7 +51,8 @@ func printError(_ message: String) {
   bytes.withUnsafeBytes { raw in
     var offset = 0
     while offset < raw.count {
-      let n = Glibc.write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
+      let n = FileDescriptorCalls.write(
+        STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { return }
       offset += n

@@ -36,10 +36,21 @@ struct Trace: ParsableCommand {
   }
 
   func run() throws {
-    if source.scenario == "-" || source.scenario.lowercased().hasSuffix(".jsonl") {
-      return try traceRecording()
+    let s: Scenario
+    if source.scenario == "-" {
+      let progress = Progress("reading standard input")
+      defer { progress.finish() }
+      switch try StandardInput.scenarioOrRecording(progress: progress) {
+      case .recording(let input): return try traceRecording(input, progress)
+      case .scenario(let scenario): s = scenario
+      }
+    } else if source.scenario.lowercased().hasSuffix(".jsonl") {
+      let progress = Progress("reading")
+      defer { progress.finish() }
+      return try traceRecording(RecordingInput(path: source.scenario, progress: progress), progress)
+    } else {
+      s = try source.resolve()
     }
-    let s = try source.resolve()
     var annotator: AnnotatorBox?
     let runtime: VirtualRuntime
     let out: TraceWriter
@@ -90,10 +101,7 @@ struct Trace: ParsableCommand {
 
 extension Trace {
   /// A recording prints as its run did: the same lines, from the recorded events up to `--until`.
-  fileprivate func traceRecording() throws {
-    let progress = Progress("reading")
-    defer { progress.finish() }
-    let input = try RecordingInput(path: source.scenario, progress: progress)
+  fileprivate func traceRecording(_ input: RecordingInput, _ progress: Progress) throws {
     progress.now("folding \(input.recording.events.count) events")
     let events = input.recording.events.filter { until == nil || $0.time <= until! }
     var projection = Projection()

@@ -140,13 +140,8 @@ struct HostileViewerEndToEndTests {
 
     var isRunning: Bool { kill(program.pid, 0) == 0 && !program.waitForExit(timeout: .zero) }
 
-    /// The program's threads (`Threads:` in /proc/PID/status).
-    var threads: Int {
-      let status =
-        (try? String(contentsOfFile: "/proc/\(program.pid)/status", encoding: .utf8)) ?? ""
-      let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") } ?? ""
-      return Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? -1
-    }
+    /// The program's threads.
+    var threads: Int { ProcessStatus.threads(of: program.pid) }
   }
 
   @Test func invalidCommandsAreRefusedAndTheProgramRunsOn() throws {

@@ -35,10 +35,7 @@ import Testing
     let victim = dir + "/victim"
     try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
     // The old name was `.FILE.opsview-PID.tmp`: plant it for the pids about to be used.
-    let last =
-      Int(
-        (try? String(contentsOfFile: "/proc/sys/kernel/ns_last_pid", encoding: .utf8))?
-          .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+    let last = ProcessStatus.lastPID()
     for pid in (last + 1)...(last + 400) {
       try? FileManager.default.createSymbolicLink(
         atPath: dir + "/.x.dot.opsview-\(pid).tmp", withDestinationPath: victim)
@@ -233,10 +230,8 @@ struct BoardOutputFilesEndToEndTests {
       board.waitUntil(timeout: .seconds(20)) { $0.contains("file too large") }, "\(board.capture())"
     )
     try board.send("Space", "Space")
-    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-    let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-    let kilobytes = Int(rss?.split(separator: " ").dropFirst().first ?? "") ?? .max
-    #expect(kilobytes < 400_000, "\(rss ?? "no VmRSS")")
+    let kilobytes = try #require(ProcessStatus.residentKilobytes(of: pid))
+    #expect(kilobytes < 400_000, "\(kilobytes) kB resident")
     try board.send("q")
     #expect(board.waitFor("exit: 0"), "\(board.capture())")
   }

@@ -150,9 +150,7 @@ final class TmuxSession {
   /// The children of the pane's process (for a `wrapped` command: the program under test).
   func paneChildren() -> [pid_t] {
     guard let parent = panePID() else { return [] }
-    let path = "/proc/\(parent)/task/\(parent)/children"
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-    return text.split(separator: " ").compactMap { pid_t($0) }
+    return ProcessStatus.children(of: parent)
   }
 
   /// Waits until the pane's process has a child (the program started) and returns its pid.

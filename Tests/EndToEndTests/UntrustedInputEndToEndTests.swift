@@ -174,7 +174,8 @@ enum SampleEvents {
     let path = try temporaryFile("stalled.jsonl", E.start.joined(separator: "\n") + "\n")
     let r = try bash(#"{ sleep 3; cat "\#(path)"; } | "$OPSVIEW" trace -; echo "status $?""#)
     #expect(
-      r.output.contains("opsview: waiting for the recording on standard input"), "\(r.output)")
+      r.output.contains("opsview: waiting for a scenario or a recording on standard input"),
+      "\(r.output)")
     #expect(r.output.contains("# stdin: stdin"), "\(r.output)")
     #expect(r.output.hasSuffix("status 0\n"), "\(r.output)")
   }

@@ -17,15 +17,19 @@ import Testing
     #expect(r.output.hasSuffix("status 0\n"), "\(r.output)")
   }
 
-  @Test(arguments: [["replay", "-"], ["trace", "-"]])
-  func aStalledPipeIsNamed(_ arguments: [String]) throws {
+  @Test(arguments: [
+    (["replay", "-"], "the recording"), (["trace", "-"], "a scenario or a recording"),
+    (["export", "-", "--format", "dot"], "a scenario or a recording"),
+    (["check", "-"], "a scenario"),
+  ])
+  func aStalledPipeIsNamed(_ arguments: [String], _ awaited: String) throws {
     let trace = try opsview(["trace", "tour", "--format", "jsonl"])
     let path = try temporaryFile("stalled-\(arguments[0]).jsonl", trace.out)
     let r = try bash(
       #"{ sleep 2; cat "\#(path)"; } | "$OPSVIEW" \#(arguments.joined(separator: " ")) > /dev/null"#
     )
     #expect(
-      r.output.contains("opsview: waiting for the recording on standard input"), "\(r.output)")
+      r.output.contains("opsview: waiting for \(awaited) on standard input"), "\(r.output)")
   }
 
   @Test func aFIFONamedJsonlIsReadAndADeviceIsNamed() throws {

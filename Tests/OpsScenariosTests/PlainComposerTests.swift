@@ -3,9 +3,9 @@ import Testing
 
 @testable import OpsScenarios
 
-/// The byte scanner for plain files against libyaml (`FastComposer`): on every file it accepts it
-/// must build the same tree (texts, plain or quoted, marks) and count the same nodes; a file libyaml
-/// refuses (or leaves to Yams) it must decline. Checked on the built-in scenarios, the fuzz corpus,
+/// The byte scanner for plain files against Yams (the loader's other path): on every file it
+/// accepts it must build the same tree (texts, plain or quoted, marks) and count the same nodes; a
+/// file Yams refuses, or the loader refuses for a key that is not a name, it must decline. Checked on the built-in scenarios, the fuzz corpus,
 /// the malformed files, written cases, and thousands of mutations of them all.
 @Suite struct PlainComposerTests {
   static let root = URL(fileURLWithPath: #filePath)
@@ -59,7 +59,7 @@ import Testing
     "a:\n  b:\n    c: d\n  e: f\ng: h",
   ]
 
-  @Test func everyAcceptedFileReadsAsLibyamlReadsIt() {
+  @Test func everyAcceptedFileReadsAsYamsReadsIt() {
     let bases =
       Self.files(in: "Scenarios") + Self.files(in: "Fuzz/corpus")
       + Self.files(in: "Tests/OpsScenariosTests/Malformed") + Self.written + [Self.generated]
@@ -87,7 +87,7 @@ import Testing
     #expect(agree(Self.generated))
   }
 
-  @Test func whatItLeavesToLibyaml() {
+  @Test func whatItLeavesToYams() {
     for text in [
       "a: b\n\tc: d\n",  // a tab
       "a: \"caf\\u00e9\"\n",  // an escape
@@ -107,12 +107,12 @@ import Testing
     }
   }
 
-  /// Whether the scanner accepted `text`; records an issue if it did and libyaml disagrees.
+  /// Whether the scanner accepted `text`; records an issue if it did and Yams disagrees.
   @discardableResult
   private func agree(_ text: String) -> Bool {
     guard let plain = PlainComposer.compose(text) else { return false }
-    guard case .document(let node, let nodes) = FastComposer.compose(text), let node else {
-      Issue.record("accepted what libyaml does not: \(text.debugDescription)")
+    guard case (let node?, let nodes)? = try? ScenarioLoader.composeWithYams(text, file: "t") else {
+      Issue.record("accepted what Yams does not: \(text.debugDescription)")
       return true
     }
     #expect(nodes == plain.nodes, "node count in \(text.debugDescription)")

@@ -132,7 +132,7 @@ public struct WaitingExplainer: Sendable {
       }
       lockWaiters[category] = still
     case .queueAdded, .queueMaxConcurrent, .operationAdded, .dependencyAdded, .state,
-      .conditionWaiting, .conditionStarted, .conditionResult, .exclusivityAcquired, .cancelled,
+      .conditionStarted, .conditionResult, .exclusivityAcquired, .cancelled,
       .cancelTooLate, .didStart, .didProduce, .willFinish, .didFinish, .completion, .cycleDetected,
       .command, .warning, .refused:
       break
