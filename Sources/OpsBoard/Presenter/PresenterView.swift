@@ -129,9 +129,8 @@ extension BoardSession {
   public func present() {
     // A moment reached before the layout was chosen (one at 0 s, shown as the board starts) keeps
     // its caption, now over the presenter.
-    if ui.view == .moment, var moment = ui.views[.moment] as? MomentView {
-      moment.overPresenter = true
-      ui.views[.moment] = moment
+    if ui.view == .moment {
+      ui.views.moment.overPresenter = true
       ui.returnView = .presenter
       return
     }
@@ -144,8 +143,8 @@ extension BoardSession {
     for view in [ui.view] + ui.trail.reversed() {
       switch view {
       case .presenter: return true
-      case .moment: return (ui.views[.moment] as? MomentView)?.overPresenter == true
-      case .quiz: return (ui.views[.quiz] as? QuizView)?.overPresenter == true
+      case .moment: return ui.views.moment.overPresenter
+      case .quiz: return ui.views.quiz.overPresenter
       case .board: return false
       default: continue
       }

@@ -58,9 +58,7 @@ struct BoardRenderer {
     stats.filterScanned = ui.shared.operations.lastScanned
     drawHeader(Rect(x: 0, y: 0, width: width, height: 1))
     let body = Rect(x: 0, y: 1, width: width, height: height - 3)
-    var view = ui.component(ui.view)
-    view.draw(body, &self, &ui.shared)
-    ui.views[ui.view] = view
+    ui.views.draw(ui.view, body, &self, &ui.shared)
     if let problem = ui.loadError { drawLoadError(problem, in: body) }
     drawStatus(Rect(x: 0, y: height - 2, width: width, height: 1), ui)
     drawFooter(Rect(x: 0, y: height - 1, width: width, height: 1), ui)

@@ -64,10 +64,8 @@ extension BoardSession {
 
   /// Sends a view one of its own actions. False when it leaves the action to the session.
   private func dispatchToView(_ action: BoardAction, _ input: KeyInput) -> Bool {
-    var view = ui.component(ui.view)
     var context = makeContext()
-    let handled = view.perform(action, input: input, &context)
-    ui.views[ui.view] = view
+    let handled = ui.views.perform(ui.view, action, input: input, &context)
     apply(context)
     return handled
   }
@@ -87,7 +85,7 @@ extension BoardSession {
     case .editFilter?:
       ui.input = TextInput(purpose: .filter, text: ui.shared.operations.query)
     case .editSearch?:
-      let query = (ui.views[.log] as? LogView)?.query ?? ""
+      let query = ui.views.log.query
       ui.input = TextInput(purpose: .search, text: query)
     case nil: break
     }
@@ -173,10 +171,8 @@ extension BoardSession {
     switch line.purpose {
     case .filter: ui.shared.operations.setQuery(line.text)
     case .search:
-      var view = (ui.views[.log] as? LogView) ?? LogView()
       var context = makeContext()
-      view.search(line.text, &context)
-      ui.views[.log] = view
+      ui.views.log.search(line.text, &context)
       ui.status = context.status
     }
   }
@@ -266,10 +262,8 @@ extension BoardSession {
       // In place of a side view: the detail view's own origin (a side view) goes with it.
       while let last = ui.trail.last, !Self.homeViews.contains(last) { ui.trail.removeLast() }
     }
-    var component = ui.component(view)
     var context = makeContext()
-    component.opened(&context)
-    ui.views[view] = component
+    ui.views.opened(view, &context)
     ui.view = view
   }
 
@@ -280,9 +274,8 @@ extension BoardSession {
     }
     if ui.view == view {
       back()
-    } else if view == .presenter, ui.view == .moment, let moment = ui.views[.moment] as? MomentView
-    {
-      presentUnderMoment(!moment.overPresenter)
+    } else if view == .presenter, ui.view == .moment {
+      presentUnderMoment(!ui.views.moment.overPresenter)
     } else {
       open(view)
     }
@@ -290,9 +283,7 @@ extension BoardSession {
 
   /// P at a moment: the caption stays, the presenter layout (or the board) goes under it.
   private func presentUnderMoment(_ on: Bool) {
-    guard var moment = ui.views[.moment] as? MomentView else { return }
-    moment.overPresenter = on
-    ui.views[.moment] = moment
+    ui.views.moment.overPresenter = on
     ui.returnView = momentReturnView
     let key = keyMap.keyLabel(.presenter, ascii: false) ?? "P"
     ui.status = StatusMessage(

@@ -420,7 +420,7 @@ public final class BoardSession: InteractiveBoard {
   }
 
   /// The graph view's layout, if it was drawn (tests check it is kept between frames).
-  var graphLayout: DAGLayout? { (ui.views[.graph] as? GraphView)?.layout }
+  var graphLayout: DAGLayout? { ui.views.graph.layout }
   /// The graph's layout being built over frames, if any (tests).
-  var graphBuilding: DAGLayoutBuilder? { (ui.views[.graph] as? GraphView)?.building }
+  var graphBuilding: DAGLayoutBuilder? { ui.views.graph.building }
 }

@@ -46,7 +46,7 @@ struct BoardUIState {
     set { trail = newValue == .board ? [] : [newValue] }
   }
   /// Each view's state, kept while it is closed (created when first shown).
-  var views: [BoardView: any ViewComponent] = [:]
+  var views = ViewStates()
   var shared = SharedState()
   var helpVisible = false
   var help = HelpOverlay()
@@ -63,13 +63,11 @@ struct BoardUIState {
   /// Why the scenario file did not load (`--watch`, or r), shown until a reload succeeds.
   var loadError: String?
 
-  func component(_ id: BoardView) -> any ViewComponent { views[id] ?? ViewRegistry.make(id) }
-
   /// The view under the one shown whose keys work too: the board or the presenter under a moment's
   /// caption (its steering and selection keys act there, with the caption kept up).
   var viewBeneath: BoardView? {
     guard view == .moment else { return nil }
-    return (views[.moment] as? MomentView)?.overPresenter == true ? .presenter : .board
+    return views.moment.overPresenter ? .presenter : .board
   }
 }
 
