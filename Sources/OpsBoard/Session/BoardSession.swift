@@ -407,12 +407,17 @@ public final class BoardSession: InteractiveBoard {
       quiz: quiz.enabled ? (quiz.right, quiz.asked) : nil)
   }
 
-  public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
-    screen = (width, height)
-    var renderer = BoardRenderer(
+  /// What the panes of the next frame are drawn from.
+  func renderContext(ascii: Bool) -> RenderContext {
+    RenderContext(
       model: model, info: playback, notes: notes,
       fullLog: log[..<(replay?.position ?? log.count)], workSettings: workSettings,
-      keyMap: keyMap, width: width, height: height, ascii: ascii)
+      keyMap: keyMap, ascii: ascii, lastKey: ui.lastKey, viewBeneath: ui.viewBeneath)
+  }
+
+  public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
+    screen = (width, height)
+    var renderer = BoardRenderer(context: renderContext(ascii: ascii), width: width, height: height)
     var grid = renderer.render(&ui)
     theme.apply(to: &grid)
     lastStats = renderer.stats

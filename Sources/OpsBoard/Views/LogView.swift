@@ -140,9 +140,9 @@ extension BoardRenderer {
     let subjectWidth = min(max(model.longestOperationName, model.longestQueueName, 7), 20)
     let base = fullLog.startIndex
     for (line, i) in (start..<end).enumerated() {
-      drawLogLine(
+      LogPane.drawLine(
         fullLog[base + i], x: rows.x, y: rows.y + line, width: rows.width,
-        subjectWidth: subjectWidth)
+        subjectWidth: subjectWidth, &self)
       if i == view.match {
         canvas.highlight(Rect(x: rows.x, y: rows.y + line, width: rows.width, height: 1), .reverse)
       }
