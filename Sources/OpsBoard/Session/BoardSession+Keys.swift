@@ -115,12 +115,21 @@ extension BoardSession {
 
   private func answer(_ c: Confirmation, _ input: KeyInput) -> Bool {
     ui.confirmation = nil
-    guard input == .character("y") || input == .character("Y") else {
-      ui.status = StatusMessage("not confirmed: nothing changed")
-      return true
-    }
-    switch c.action {
-    case .cancelAll(let queue, let named): cancelAll(queue, named: named)
+    if case .cancelAll = c.action, KeyDecisions.isYes(input) { showHeldBack() }
+    carryOut(KeyDecisions.answer(c, input, in: model))
+    return true
+  }
+
+  /// Does what a key decided.
+  private func carryOut(_ outcome: KeyOutcome) {
+    switch outcome {
+    case .send(let command, let applied): send(command, applied: applied)
+    case .cancelAll(let queue, let named):
+      send(
+        .cancelAll(queue: queue),
+        applied: "cancelAll on \(queue): every unfinished operation in it is cancelled",
+        perform: { self.source.cancel(named: named, in: queue) })
+    case .ask(let confirmation): ui.confirmation = confirmation
     case .restart:
       if let problem = restartFromScenario() {
         // The first line of the loader's report: the status line is one line.
@@ -131,8 +140,11 @@ extension BoardSession {
       } else {
         ui.status = StatusMessage("restarted from the beginning", .applied)
       }
+    case .toggle(let view): toggle(view)
+    case .open(let view): open(view)
+    case .say(let message): ui.status = message
+    case .quit, .session: break
     }
-    return true
   }
 
   // MARK: - Typing a filter or a search
@@ -180,8 +192,8 @@ extension BoardSession {
   // MARK: - Actions of the session
 
   func perform(_ action: BoardAction, input: KeyInput) -> Bool {
-    if let type = ViewRegistry.all.first(where: { $0.opener?.action == action }) {
-      toggle(type.id)
+    if case .toggle(let view) = KeyDecisions.outcome(of: action, in: model, selection: ui.shared) {
+      toggle(view)
       return true
     }
     if action == .nextMoment, ![.moment, .quiz].contains(ui.view), ui.trail.contains(.moment),
@@ -190,19 +202,20 @@ extension BoardSession {
       // From a view opened at a moment: as at the caption (the quiz asks there first).
       open(.moment)
     }
-    switch action {
-    case _ where quizHolds(action): break
+    if quizHolds(action) { return true }
+    // Decide from everything the engine did (see `showHeldBack`), on a selection in range.
+    if KeyDecisions.engineActions.contains(action), action != .cancelAll { showHeldBack() }
+    if action == .openDetail || action == .cancelOperation { ui.shared.clampSelection(model) }
+    switch KeyDecisions.outcome(of: action, in: model, selection: ui.shared) {
     case .quit: return false
+    case .session: break
+    case let outcome:
+      carryOut(outcome)
+      return true
+    }
+    switch action {
     case .help: setHelp(true)
-    case .openDetail:
-      if selectedOrRefuse("show") != nil { open(.detail) }
     case .back: back()
-    case .suspendResume: suspendOrResume()
-    case .raiseLimit: changeLimit(up: true)
-    case .lowerLimit: changeLimit(up: false)
-    case .unlimited: removeLimit()
-    case .cancelOperation: cancelSelected()
-    case .cancelAll: confirmCancelAll()
     case .pauseResume where replay != nil:
       resumeFromReplay()
     case .pauseResume:

@@ -13,8 +13,8 @@ public struct StatusMessage: Sendable, Equatable {
 }
 
 /// A destructive key waiting for y or n in the status line (as k9s asks).
-struct Confirmation {
-  enum Action {
+struct Confirmation: Equatable {
+  enum Action: Equatable {
     /// `operations`: the unfinished operations the question counted; a `y` applies to them only.
     case cancelAll(queue: String, operations: [String])
     case restart
