@@ -225,6 +225,43 @@ struct PaneTests {
     #expect(text.contains("'x' did nothing"))
   }
 
+  @Test func fullLogShowsTheNewestEventsAndRemembersItsRows() {
+    let s = photo(at: 2, selecting: "rateApp")
+    var pane = FullLogPane(view: LogView())
+    let drawn = draw(&pane, s, in: Rect(x: 0, y: 0, width: 70, height: 6))
+    #expect(drawn.lines[0].contains("Event log · \(s.log.count) events"))
+    #expect(pane.view.visible == 5)
+    #expect(drawn.frame.stats.logLinesDrawn == min(5, s.log.count))
+    #expect(drawn.lines[5].contains(clockText(s.log.last!.time)))
+  }
+
+  @Test func notesAreWrappedAndSayWhenThereIsMore() {
+    let s = builtInSession("tour")
+    #expect(!s.notes.isEmpty)
+    var pane = NotesPane(scroll: DocumentScroll())
+    let drawn = draw(&pane, s, in: Rect(x: 0, y: 0, width: 60, height: 6))
+    // The title is cut to the width, with an ellipsis.
+    #expect(drawn.lines[0].contains("Notes · \(s.title.prefix(20))"))
+    #expect(drawn.lines[5].contains("↓ more"))
+    #expect(!drawn.lines.joined().contains("`"))
+  }
+
+  @Test func warningsListEachWarningOrSayThereAreNone() {
+    let start = photo(at: 0, selecting: "download")
+    #expect(start.model.warnings.isEmpty)
+    let none = draw(
+      WarningsPane(scroll: DocumentScroll()), start, in: Rect(x: 0, y: 0, width: 60, height: 4))
+    #expect(none.lines[1].contains("no warnings: nothing has gone wrong so far"))
+    let s = photoSession()
+    s.advance(by: 40)
+    let warnings = s.model.warnings
+    #expect(!warnings.isEmpty, "the photo scenario has a failure and a timeout")
+    let drawn = draw(
+      WarningsPane(scroll: DocumentScroll()), s, in: Rect(x: 0, y: 0, width: 70, height: 8))
+    #expect(drawn.lines[0].contains("Warnings · \(warnings.count)"))
+    #expect(drawn.lines[1].contains(warnings[0].subject))
+  }
+
   /// Every pane drawn into a rectangle in the middle of a larger frame leaves the rest blank.
   @Test func everyPaneDrawsOnlyInsideItsRectangle() {
     let s = photo(at: 7, selecting: "resize")
@@ -246,6 +283,8 @@ struct PaneTests {
       ("moment", MomentCaptionPane(moment: moment, lines: ["a caption"], facts: [])),
       ("load error", LoadErrorPane(problem: "bad")),
       ("too small", TooSmallPane(waiting: nil)),
+      ("full log", FullLogPane(view: LogView())), ("notes", NotesPane(scroll: DocumentScroll())),
+      ("warnings", WarningsPane(scroll: DocumentScroll())),
     ]
     for (name, pane) in panes {
       var pane = pane
