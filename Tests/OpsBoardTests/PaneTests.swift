@@ -262,6 +262,18 @@ struct PaneTests {
     #expect(drawn.lines[1].contains(warnings[0].subject))
   }
 
+  @Test func timelineFillsEachRowWithItsStatesAndKeepsTheSelectionInView() {
+    let s = photo(at: 7, selecting: "resize")
+    var pane = TimelinePane(selection: s.ui.shared, zoom: 0, scroll: 0)
+    let drawn = draw(&pane, s, in: Rect(x: 0, y: 0, width: 70, height: 6))
+    #expect(drawn.lines[0].contains("Timeline"))
+    let selected = drawn.lines.filter { $0.hasPrefix("›") }
+    #expect(selected.count == 1)
+    #expect(selected.first?.contains("resize") == true)
+    // resize is executing at 7 s: its row ends in the executing fill.
+    #expect(selected.first?.contains("█") == true)
+  }
+
   /// Every pane drawn into a rectangle in the middle of a larger frame leaves the rest blank.
   @Test func everyPaneDrawsOnlyInsideItsRectangle() {
     let s = photo(at: 7, selecting: "resize")
@@ -285,6 +297,7 @@ struct PaneTests {
       ("too small", TooSmallPane(waiting: nil)),
       ("full log", FullLogPane(view: LogView())), ("notes", NotesPane(scroll: DocumentScroll())),
       ("warnings", WarningsPane(scroll: DocumentScroll())),
+      ("timeline", TimelinePane(selection: s.ui.shared, zoom: 0, scroll: 0)),
     ]
     for (name, pane) in panes {
       var pane = pane
