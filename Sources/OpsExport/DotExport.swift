@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A Graphviz digraph of the dependency graph (graphviz.org/doc/info/lang.html): one cluster per
 /// queue titled with its limit and suspensions over time, nodes filled by how each operation ended

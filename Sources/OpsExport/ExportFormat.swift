@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The formats of `opsview export`. Each is a pure function of the source: the same run always
 /// gives byte-identical output.

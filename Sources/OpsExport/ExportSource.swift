@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What every export reads: the events of one run and the engine's fold of them (`Projection`), with
 /// the words a handout needs. Built from a virtual runtime that has run, or from recorded events.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The edges of the dependency graph that dot and Mermaid draw, read from the projection, in a
 /// fixed order: each operation's dependencies, then who produced it, its group, and the operations

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What a scenario teaches, for the HTML handout: its moments where the board stops for them, and the
 /// question the board's quiz asks at each. Computed by the command line (the quiz is the board's own
@@ -113,7 +114,7 @@ public enum HTMLHandout {
   }
 
   /// The embedded run as JSON: the events (docs/EVENTS.md), and beside them, index for index, the
-  /// cause of each state event and each event's log line, in the engine's words.
+  /// cause of each state event and each event's log line, in the engine's words (see `texts`).
   static func data(_ source: ExportSource) -> [UInt8] {
     var out: [UInt8] = []
     func key(_ k: String) {
@@ -151,23 +152,51 @@ public enum HTMLHandout {
       e.appendJSONLine(to: &out)
     }
     out.append(UInt8(ascii: "]"))
+    // The engine's words, each distinct text once (`texts`): most causes and log lines repeat
+    // ("its work returned", "didStart: execution begins"), and on a large run they were a third of
+    // the page. `causes[i]`: 1 + the index of event i's cause in `texts`, 0 for none. `log[i]`:
+    // 0 when the line is the operation, its transition and its cause (the page joins them); n > 0
+    // for the operation and `texts[n - 1]`; else the whole line. Each form is chosen only when it
+    // gives back exactly the engine's line.
+    var texts: [String] = []
+    var textIndex: [String: Int] = [:]
+    func intern(_ text: String) -> Int {
+      if let i = textIndex[text] { return i + 1 }
+      textIndex[text] = texts.count
+      texts.append(text)
+      return texts.count
+    }
+    var causes: [Int] = []
+    causes.reserveCapacity(source.events.count)
+    var log: [UInt8] = [UInt8(ascii: "[")]
+    for (i, e) in source.events.enumerated() {
+      if i > 0 { log.append(UInt8(ascii: ",")) }
+      var summary: [UInt8] = []
+      e.kind.appendSummary(to: &summary)
+      let text = String(decoding: summary, as: UTF8.self)
+      let subject = e.kind.subject
+      if case .state(let o, let from, let to, let cause) = e.kind {
+        causes.append(intern(cause.text))
+        if o == subject && text == "\(from.rawValue) → \(to.rawValue): \(cause.text)" {
+          log.append(0x30)
+          continue
+        }
+      } else {
+        causes.append(0)
+      }
+      if let o = e.kind.operation, o == subject {
+        log.append(contentsOf: String(intern(text)).utf8)
+      } else {
+        JSONValue.writeString(subject + ": " + text, into: &log)
+      }
+    }
+    log.append(UInt8(ascii: "]"))
     key("causes")
-    out.append(UInt8(ascii: "["))
-    for (i, e) in source.events.enumerated() {
-      if i > 0 { out.append(UInt8(ascii: ",")) }
-      if case .state(_, _, _, let cause) = e.kind { string(cause.text) } else { out.append(0x30) }
-    }
-    out.append(UInt8(ascii: "]"))
+    ints(causes)
     key("log")
-    out.append(UInt8(ascii: "["))
-    for (i, e) in source.events.enumerated() {
-      if i > 0 { out.append(contentsOf: ",\n".utf8) }
-      var line = Array(e.kind.subject.utf8)
-      line.append(contentsOf: ": ".utf8)
-      e.kind.appendSummary(to: &line)
-      string(String(decoding: line, as: UTF8.self))
-    }
-    out.append(UInt8(ascii: "]"))
+    out.append(contentsOf: log)
+    key("texts")
+    strings(texts)
     key("moments")
     out.append(UInt8(ascii: "["))
     for (i, stop) in (source.teaching?.stops ?? []).enumerated() {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 // The words every handout uses for how an operation ended and for a queue's settings over time, so
 // that dot, Mermaid, the SVG timeline and the Markdown handout say the same thing the same way. Times
@@ -86,7 +87,7 @@ extension QueueInfo {
   var limitHistoryText: String {
     "max "
       + limitRuns.enumerated().map { i, run in
-        OpsEngine.limitText(run.limit) + (i == 0 ? "" : " from \(fixed3(run.time))s")
+        OpsEvents.limitText(run.limit) + (i == 0 ? "" : " from \(fixed3(run.time))s")
       }.joined(separator: ", ")
   }
 

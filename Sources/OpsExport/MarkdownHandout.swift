@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A handout in GitHub Markdown: the scenario's title and lesson, the Mermaid graph, each queue's
 /// limit and suspensions over time, how each cancelled operation ended, the warnings with their

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Mermaid text for GitHub Markdown (mermaid.js.org/syntax/flowchart.html, stateDiagram.html): a
 /// `flowchart LR` of the dependency graph (a subgraph per queue titled with its limit and suspensions

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The Chrome / Perfetto Trace Event JSON that ui.perfetto.dev and chrome://tracing open.
 ///

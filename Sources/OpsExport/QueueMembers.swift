@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension Projection {
   /// Operation indices per queue (in the projection's queue order) and those of no known queue: the

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// The first line of a recording `opsview play --record` writes: the format's name, the event format
 /// version, opsview's version, the scenario's id and its source text, so a replay knows what it shows

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import OpsInput
 
 /// A recording: JSON lines, each an event as `opsview trace --format jsonl` prints it, after an

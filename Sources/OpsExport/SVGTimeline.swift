@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A timeline picture for slides and handouts (SVG 1.1): one row per operation, grouped under a band
 /// per queue (its limit from the start and each change, its suspensions shaded, on the time axis),
@@ -264,7 +265,7 @@ public enum SVGTimeline {
         var wanted: [(x: Double, text: String, until: Double?, tick: Double?)] = []
         for (i, run) in queue.limitRuns.enumerated() {
           let at = x(run.time)
-          wanted.append((at + 3, "max " + OpsEngine.limitText(run.limit), nil, i == 0 ? nil : at))
+          wanted.append((at + 3, "max " + OpsEvents.limitText(run.limit), nil, i == 0 ? nil : at))
         }
         for s in queue.suspensions {
           wanted.append((x(s.from) + 3, "suspended", x(s.to ?? source.end), nil))

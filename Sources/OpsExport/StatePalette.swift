@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What a node or row shows for an operation: its state, or for a finished one how it ended. One
 /// palette for dot, Mermaid and the SVG timeline, so a handout's pictures agree.

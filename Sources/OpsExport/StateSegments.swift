@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A stretch of time an operation spent in one state, read from its `history` in the projection.
 struct StateSegment: Sendable {

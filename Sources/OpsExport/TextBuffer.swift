@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Output built as UTF-8 bytes. The big exports (50,000 operations make tens of megabytes) are
 /// written several times faster this way than by appending interpolated Strings.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The one check of an event stream that comes from outside (a recording, standard input, a probe's
 /// stream) before anything folds it: every event must be one the engine could have sent after the

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// An `OperationQueue` that reports to the running `Probe`: create it where the app creates its
 /// queue (`let downloads = ObservedOperationQueue(name: "downloads")`). Exactly reported: the queue,
@@ -91,7 +92,7 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     }
   }
 
-  static func priority(_ p: Operation.QueuePriority) -> OpsEngine.QueuePriority {
+  static func priority(_ p: Operation.QueuePriority) -> OpsEvents.QueuePriority {
     switch p {
     case .veryLow: .veryLow
     case .low: .low
@@ -101,7 +102,7 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     }
   }
 
-  static func qos(_ q: Foundation.QualityOfService) -> OpsEngine.QualityOfService {
+  static func qos(_ q: Foundation.QualityOfService) -> QoS {
     switch q {
     case .userInteractive: .userInteractive
     case .userInitiated: .userInitiated

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Synchronization
 
 /// Lets `opsview attach` see this program: `try Probe.start()` once at launch, then create queues as

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Synchronization
 
 /// The queues and unfinished operations a probe watches. Additions, suspension and limit changes are

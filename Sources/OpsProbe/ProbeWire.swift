@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// The probe's line protocol, shared by the program and the viewer. Program → viewer: a header line
 /// (`{"format":"opsview-probe","version":2,...}`), then events as `trace --format jsonl` prints them,

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Reads one entry of `actions:`: `{at: SECONDS, COMMAND: TARGET}`, the same commands the keys send.
 struct ActionDecoder {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Reads a moment's `expect:`: the facts its caption states, one mapping per subject (a queue, an
 /// operation, a lock) or `starts` for the instant. Names are checked by the validator; whether the

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Reads `conditions:`. Items are `{mutuallyExclusive: CATEGORY}`, a built-in condition by name
 /// (`noFailedDependencies`, `noCancelledDependencies`), or a scripted `{name, dependency, evaluate,

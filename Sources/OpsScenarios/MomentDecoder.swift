@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Yams
 
 /// Reads one entry of `moments:`: exactly one trigger (`at`, `when` or `action`), a `caption`, and

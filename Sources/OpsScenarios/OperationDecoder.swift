@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Reads one entry of `operations:`.
 struct OperationDecoder {
@@ -31,7 +32,7 @@ struct OperationDecoder {
       spec.priority = d.choice(node, map.path("priority"), what: "priority", QueuePriority.self)
     }
     if let node = map["qos"],
-      let qos = d.choice(node, map.path("qos"), what: "qos", QualityOfService.self)
+      let qos = d.choice(node, map.path("qos"), what: "qos", QoS.self)
     {
       spec.qos = qos
     }

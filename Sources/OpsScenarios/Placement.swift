@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Which queue each operation ends up on. Operations added directly go to their `queue` (or the first
 /// queue); a child goes to its group's inner queue; a produced operation goes where its adder puts it.
 /// Worked out breadth-first from the directly added operations, so it also finds operations that can
@@ -32,7 +34,7 @@ struct Placement {
       let from = frontier[head]
       head += 1
       for (to, intoGroup) in added[from] {
-        let q = intoGroup ? "\(ops[from].name.name).children" : queue[from]!
+        let q = intoGroup ? GroupQueueName.inner(of: ops[from].name.name) : queue[from]!
         possibleQueues[to].insert(q)
         if queue[to] == nil {
           queue[to] = q

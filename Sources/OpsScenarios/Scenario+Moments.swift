@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension Scenario {
   /// The order in which the scripted actions run (by time; at the same time, in file order): the

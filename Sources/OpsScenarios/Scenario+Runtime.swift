@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension Scenario {
   /// The names of operations that some group lists as children; their group enqueues them.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A validated scenario: queues, operations and scripted actions, ready to become a runtime.
 public struct Scenario: Sendable {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The first pass: reads the YAML tree into a draft, reporting every malformed value with its place.
 struct ScenarioDecoder {
@@ -98,7 +99,7 @@ struct ScenarioDecoder {
       spec.suspended = value
     }
     if let node = map["qos"],
-      let qos = diagnostics.choice(node, map.path("qos"), what: "qos", QualityOfService.self)
+      let qos = diagnostics.choice(node, map.path("qos"), what: "qos", QoS.self)
     {
       spec.qos = qos
     }

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What the first pass reads from the file, with the places of every name, before cross-references
 /// are checked.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A teaching moment: when the play reaches it, the board pauses the clock and shows its caption.
 public struct ScenarioMoment: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The second pass: names that must exist, duplicates, who adds which operation, and cycles. Builds
 /// the scenario when nothing is wrong.
@@ -104,7 +105,7 @@ struct ScenarioValidator {
           + "'produces' entry or as a condition's 'dependency'")
     }
     checkInnerQueueNames(queues, ops)
-    let innerQueues = ops.filter { !$0.children.isEmpty }.map { "\($0.name.name).children" }
+    let innerQueues = ops.filter { !$0.children.isEmpty }.map { GroupQueueName.inner(of: $0.name.name) }
     let innerQueueSet = Set(innerQueues)
     let actions = draft.actions.filter {
       checkAction(
@@ -214,8 +215,8 @@ struct ScenarioValidator {
   /// A group's inner queue is named `GROUP.children`; a declared queue must not take that name.
   private func checkInnerQueueNames(_ queues: [QueueDraft], _ ops: [OperationDraft]) {
     let groups = Set(ops.filter { !$0.children.isEmpty }.map(\.name.name))
-    for q in queues where q.name.name.hasSuffix(".children") {
-      let group = String(q.name.name.dropLast(".children".count))
+    for q in queues {
+      guard let group = GroupQueueName.group(owning: q.name.name) else { continue }
       if groups.contains(group) {
         diagnostics.error(
           q.name.mark, q.name.path,

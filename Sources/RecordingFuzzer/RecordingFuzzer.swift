@@ -3,6 +3,7 @@ import FuzzHarness
 import OpsBoard
 import OpsCells
 import OpsEngine
+import OpsEvents
 import OpsExport
 
 /// The recording reader under libFuzzer: every input must be read or refused with a message, and

@@ -1,5 +1,6 @@
 import Dispatch
 import OpsEngine
+import OpsEvents
 
 /// `opsview-bench chain [N]`: one dependency chain of N operations (default 100,000), each waiting for
 /// the one before, declared head first and tail first, added, enqueued and run on the virtual runtime

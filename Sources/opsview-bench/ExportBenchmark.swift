@@ -1,5 +1,6 @@
 import Dispatch
 import OpsEngine
+import OpsEvents
 import OpsExport
 import OpsScenarios
 

@@ -1,6 +1,7 @@
 import Foundation
 import OpsBoard
 import OpsEngine
+import OpsEvents
 import OpsScenarios
 
 /// Milliseconds per rendered 200×60 frame, averaged over `frames` frames that scroll the operations.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import OpsScenarios
 
 /// A generated scenario of `count` operations shaped like the built-in stress scenario: chains of

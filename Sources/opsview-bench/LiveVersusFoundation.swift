@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// Counts delivered events. Touched only on the runtime's delivery queue, read after `flushDeliveries`.
 final class EventCounter: @unchecked Sendable {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import OpsScenarios
 
 /// The scenario file of `largeScenario(operations:)`, in the flow style of the built-in files, for the

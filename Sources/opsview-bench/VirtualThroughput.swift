@@ -1,5 +1,6 @@
 import Dispatch
 import OpsEngine
+import OpsEvents
 
 /// At least `events` events through the virtual runtime: small operations on several queues, a third of
 /// them depending on an earlier one, run to completion. Measures building and running together.

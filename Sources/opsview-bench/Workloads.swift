@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// The shapes of the live-versus-Foundation benchmark, the same on both sides. Every operation is a
 /// no-op, so what is measured is the queue's own bookkeeping.

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 
 // Release build: `swift run -c release opsview-bench`. Each figure is the median of three runs.
 

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import OpsScenarios
 
 /// `play --save-actions FILE`: the scenario with the run's key commands added to its `actions:`, so a

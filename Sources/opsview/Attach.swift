@@ -3,6 +3,7 @@ import Foundation
 import OpsBoard
 import OpsCells
 import OpsEngine
+import OpsEvents
 import OpsExport
 import OpsInput
 import OpsProbe
@@ -175,7 +176,7 @@ final class LiveRecorder {
       title: run > 1 ? "\(title) (run \(run))" : title, source: nil)
   }
 
-  func record(_ event: OpsEngine.Event, run: Int) {
+  func record(_ event: OpsEvents.Event, run: Int) {
     if run != self.run {
       self.run = run
       let url = URL(fileURLWithPath: path)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpsBoard
 import OpsEngine
+import OpsEvents
 import OpsExport
 import OpsInput
 import OpsScenarios

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The bounds of numeric options, and the messages that state them with the value found.
 enum NumberOption {

@@ -1,6 +1,7 @@
 import Foundation
 import OpsBoard
 import OpsEngine
+import OpsEvents
 import OpsProbe
 
 /// A running program as the board's event source: the events its probe sent, on the wall clock.

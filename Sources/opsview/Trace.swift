@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpsEngine
+import OpsEvents
 import OpsInput
 import OpsScenarios
 

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Extra lines for the text trace with `--explain`: the engine's why lines, aligned under the event
 /// columns. (Warnings are events of their own and print as trace lines.)

@@ -1,5 +1,6 @@
 import Dispatch
 import OpsEngine
+import OpsEvents
 
 /// The trace's output, formatted and written on a second thread while the engine runs: turning
 /// events into text was a fifth of a 50,000-operation trace, and it does not need to hold the engine

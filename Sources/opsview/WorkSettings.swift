@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import OpsScenarios
 
 extension Scenario {

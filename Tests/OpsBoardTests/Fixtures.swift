@@ -1,5 +1,6 @@
 import OpsBoard
 import OpsEngine
+import OpsEvents
 
 /// A hand-built photo-app scenario on three queues, with a bit of everything: cross-queue dependencies,
 /// a condition that produces a dependency, mutual exclusivity, a failure, a timeout and scripted actions.

@@ -1,6 +1,7 @@
 import Foundation
 import OpsCells
 import OpsEngine
+import OpsEvents
 import OpsExport
 import Testing
 

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// Folds a runtime's events into the projection, as the board and `trace --explain` do.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// The projection's operation records live in a `ChunkedArray`: it must behave as an array does
 /// (order, in-place writes, copies independent of each other) across its chunk boundaries.

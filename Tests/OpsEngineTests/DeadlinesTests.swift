@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// `Deadlines`: the time-based lints' agenda, by name or by the projection's index.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A program over operation queues that runs both on the real Foundation `OperationQueue`
 /// (`FoundationMirror`) and on the virtual runtime, so the two can be compared. Every step is one
@@ -18,7 +19,7 @@ struct DiffProgram: Sendable, CustomStringConvertible {
     /// nil: not set (Foundation derives one from the QoS on a queue whose limit is not 1).
     var priority: QueuePriority?
     /// nil: not set.
-    var qos: QualityOfService?
+    var qos: QoS?
     var dependencies: [String] = []
     /// Added with `addBarrierBlock` (it cannot have dependencies, nor be cancelled on its own).
     var barrier = false

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `EventBuffer`: the live runtime's events between their step and their delivery.
 @Suite struct EventBufferTests {

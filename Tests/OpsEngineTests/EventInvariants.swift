@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Checks an event stream against the engine's invariants, from the events alone (as a board or trace
 /// reader would see them). Returns readable violations; empty means the stream is sound.

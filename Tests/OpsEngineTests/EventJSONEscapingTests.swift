@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// The JSON line writer: names pass through whole, every control character is escaped (C1 and DEL
 /// included, so a printed line cannot drive a terminal), and the result decodes to the same text.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 @Suite("Event JSON: the fast path writes what the general path writes")
 struct EventJSONFastPathTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// The board keeps every event of a run and about six history visits per operation; their sizes set
 /// its memory at 50,000 operations (258 MB with these sizes, 303 MB before the wide cases were boxed).

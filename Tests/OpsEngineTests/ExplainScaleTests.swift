@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// `--explain` stays linear in the events on the shapes that made it quadratic: a wide fan-in on a

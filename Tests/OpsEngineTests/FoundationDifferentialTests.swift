@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import PropertyBased
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
   }
 
   @Test func qosGivesThePriorityWhenTheLimitAtEnqueueIsNotOne() async throws {
-    let qoses: [QualityOfService] = [
+    let qoses: [QoS] = [
       .background, .utility, .default, .userInitiated, .userInteractive,
     ]
     // Three queues, each made serial before it is resumed, so each start order is exact.

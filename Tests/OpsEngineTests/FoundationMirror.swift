@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// Plays a `DiffProgram` on the real swift-corelibs-foundation `OperationQueue`.
 ///
@@ -193,11 +194,11 @@ final class FoundationMirror: @unchecked Sendable {
     }
   }
 
-  static func priority(_ p: OpsEngine.QueuePriority) -> Operation.QueuePriority {
+  static func priority(_ p: OpsEvents.QueuePriority) -> Operation.QueuePriority {
     Operation.QueuePriority(rawValue: p.value)!
   }
 
-  static func qos(_ q: OpsEngine.QualityOfService) -> Foundation.QualityOfService {
+  static func qos(_ q: QoS) -> Foundation.QualityOfService {
     switch q {
     case .userInteractive: .userInteractive
     case .userInitiated: .userInitiated

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// Graph walks are iterative and incremental: deep chains in either declaration order, wide fan-ins

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `IDList`: two ids inline, the rest in an array, read as one list in order.
 @Suite struct IDListTests {

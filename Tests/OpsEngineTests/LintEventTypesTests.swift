@@ -3,15 +3,16 @@ import PropertyBased
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `Lint.eventTypes`: the publisher calls a lint only after the event types it names (every event
-/// when it names none), and `EventKind.typeIndex` numbers every type the contract names.
+/// when it names none).
 @Suite struct LintEventTypesTests {
   struct Counting: Lint {
     let kind = "counting"
     let summary = "counts its calls"
     let teaching = ""
-    let eventTypes: Set<String>?
+    let eventTypes: Set<EventType>?
     let calls: Locked<[String]>
     mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput) {
       calls.withLock { $0.append(event.kind.type) }
@@ -23,7 +24,7 @@ import Testing
     let every = Locked<[String]>([])
     let rt = VirtualRuntime(
       lints: Lints.standard + [
-        Counting(eventTypes: ["didStart", "cancelled"], calls: starts),
+        Counting(eventTypes: [.didStart, .cancelled], calls: starts),
         Counting(eventTypes: nil, calls: every),
       ])
     try rt.addQueue(QueueSpec(name: "q", maxConcurrent: 2))
@@ -53,7 +54,7 @@ import Testing
       let summary = "records its place in the set"
       let teaching = ""
       let place: Int
-      let eventTypes: Set<String>?
+      let eventTypes: Set<EventType>?
       let order: Locked<[Int]>
       mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput) {
         order.withLock { $0.append(place) }
@@ -61,7 +62,7 @@ import Testing
     }
     // Odd places look only at starts, even ones at everything.
     let lints: [any Lint] = (0..<70).map {
-      Ordered(place: $0, eventTypes: $0 % 2 == 1 ? ["didStart"] : nil, order: order)
+      Ordered(place: $0, eventTypes: $0 % 2 == 1 ? [.didStart] : nil, order: order)
     }
     let rt = VirtualRuntime(lints: lints)
     try rt.addQueue(QueueSpec(name: "q"))
@@ -86,7 +87,7 @@ import Testing
       let kind = "transitions"
       let summary = "records the transitions it is called after"
       let teaching = ""
-      var eventTypes: Set<String>? { ["state", "didStart"] }
+      var eventTypes: Set<EventType>? { [.state, .didStart] }
       var states: Set<OperationState>? { [.ready] }
       let calls: Locked<[String]>
       mutating func check(after event: Event, in projection: Projection, _ out: inout LintOutput) {
@@ -132,7 +133,7 @@ import Testing
           for i in named.indices {
             var a = LintOutput()
             var b = LintOutput()
-            if named[i].eventTypes?.contains(event.kind.type) ?? true,
+            if named[i].eventTypes?.contains(event.kind.eventType) ?? true,
               Self.concerns(event, named[i].states)
             {
               named[i].check(after: event, in: p, &a)
@@ -145,41 +146,6 @@ import Testing
           }
         }
       }
-    }
-  }
-
-  @Test func theTypeIndexNumbersEveryType() throws {
-    let kinds: [EventKind] = [
-      .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default),
-      .queueSuspended(queue: "q"), .queueResumed(queue: "q"),
-      .queueMaxConcurrent(queue: "q", value: 1),
-      .operationAdded(
-        operation: "a", queue: "q", priority: .normal, qos: .default, kind: .plain,
-        dependencies: [], conditions: [], exclusivity: [], work: nil),
-      .dependencyAdded(operation: "a", dependency: "b"),
-      .state(operation: "a", from: .initialized, to: .pending, cause: .added(queue: "q")),
-      .conditionWaiting(operation: "a", condition: "c", dependency: "b"),
-      .conditionStarted(operation: "a", condition: "c"),
-      .conditionResult(operation: "a", condition: "c", result: .satisfied, error: nil),
-      .exclusivityWaiting(operation: "a", category: "x", holder: "b"),
-      .exclusivityAcquired(operation: "a", category: "x"),
-      .exclusivityReleased(operation: "a", category: "x"),
-      .cancelled(operation: "a", errors: [], cause: .command), .cancelTooLate(operation: "a"),
-      .didStart(operation: "a"), .didProduce(operation: "a", produced: "b"),
-      .willFinish(operation: "a", errors: [], cancelled: false),
-      .didFinish(operation: "a", errors: [], cancelled: false), .completion(operation: "a"),
-      .cycleDetected(operations: ["a"]),
-      .command(command: "cancel", target: "a", value: nil, source: .api),
-      .warning(kind: "k", subject: "a", message: "m"), .refused(operation: "a", reason: "r"),
-    ]
-    #expect(kinds.count == EventKind.typeNames.count)
-    #expect(Set(kinds.map(\.typeIndex)) == Set(EventKind.typeNames.indices))
-    // The names are the contract's: the decoder, which spells each type itself, reads every event
-    // back as it was written.
-    for kind in kinds {
-      let event = Event(seq: 1, time: 0, kind: kind)
-      let decoded = try JSONDecoder().decode(Event.self, from: Data(event.jsonLine.utf8))
-      #expect(decoded == event, "\(kind.type)")
     }
   }
 }

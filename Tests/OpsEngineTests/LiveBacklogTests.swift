@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// The events waiting for delivery stay bounded whichever thread produces them: workers running
 /// operations already added wait for a lagging subscriber too, not only the thread adding them.

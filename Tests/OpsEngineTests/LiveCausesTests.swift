@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// The live runtime publishes the same contract: causes on every state event, and the engine side's

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// An adding thread far ahead of the work sleeps until the work has caught up halfway, but never
 /// waits long for work that is not moving (see `LiveRuntime.pace`).

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// The README's live-runtime example, kept compiling and true here (printing replaced by a log).

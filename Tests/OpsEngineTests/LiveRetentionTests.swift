@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `LiveRetention`: finished operations beyond the limit are forgotten by name, the events are not.
 @Suite struct LiveRetentionTests {

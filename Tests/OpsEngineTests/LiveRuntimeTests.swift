@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// The queue rules that are not about timing, on real threads (the virtual-runtime versions are in

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// Records, under a lock, the order in which work closures begin, and lets the test wait for them.
@@ -71,7 +72,7 @@ final class BeginRecorder: @unchecked Sendable {
   /// Plays the program with work that records its begin and blocks until released; the test waits for
   /// the begins (and finishes) it expects before each next step. Returns the begin order and the order
   /// of the `executing` events.
-  private static func playBlocking(qos: OpsEngine.QualityOfService) throws -> (
+  private static func playBlocking(qos: QoS) throws -> (
     begins: [String], executing: [String]
   ) {
     let rt = LiveRuntime()

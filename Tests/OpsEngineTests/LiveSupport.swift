@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// A value shared between a test and the runtime's threads, read and changed under a lock.
 final class Locked<Value>: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// Hands an async operation's context and finish callback to the test thread.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// Workers that ran out of jobs look for another before they leave (`LiveRuntime.work`): a job
 /// queued meanwhile is theirs, and no worker is requested for it.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `MemberList`: a queue's members, removed in any order, each record knowing its place.
 @Suite struct MemberListTests {

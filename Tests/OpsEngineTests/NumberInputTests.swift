@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// Every number a library caller passes is either refused with `EngineError.invalidNumber` or has a

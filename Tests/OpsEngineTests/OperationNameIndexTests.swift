@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// The engine's name index: claims, lookups and removals agree with a dictionary, whatever the
 /// hashes (colliding ones included) and the order of removals, across growth.

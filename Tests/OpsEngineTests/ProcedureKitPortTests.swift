@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import Testing
 
 // Behavioural ports of ProcedureKit's tests, checked against the virtual runtime's public API only.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// The projection's ready lists (what a start can overtake) equal a scan of the operations after
 /// every event, and every record knows its place in its list.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `Projection.retire` leaves a retired name in the index until a sweep: lookups never find it, a
 /// new operation may take the name, and a sweep keeps every live one.

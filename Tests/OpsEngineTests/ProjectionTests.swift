@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// The one fold of events: causes as the engine stated them, the stuck judgement, and what the

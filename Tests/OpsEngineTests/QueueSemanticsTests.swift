@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import Testing
 
 /// Ports of swift-corelibs-foundation's TestOperationQueue cases, on the virtual runtime.
@@ -41,7 +42,7 @@ import Testing
 
   @Test func qosGivesThePriorityOnANonSerialQueueOnly() throws {
     func order(max: Int) throws -> [String] {
-      let qoses: [QualityOfService] = [
+      let qoses: [QoS] = [
         .background, .utility, .default, .userInitiated, .userInteractive,
       ]
       let rt = try makeRuntime(

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import PropertyBased
 
 /// Random programs for the Foundation differential properties, kept to situations whose outcome in
@@ -21,7 +22,7 @@ enum RandomDiffProgram {
   struct Op: Sendable {
     /// 0...4: QueuePriority.allCases; otherwise not set.
     var priority: Int
-    /// 0...4: QualityOfService.allCases; otherwise not set.
+    /// 0...4: QoS.allCases; otherwise not set.
     var qos: Int
     /// Bit j (j below this operation's index): depends on operation j.
     var dependencyBits: UInt32
@@ -108,7 +109,7 @@ enum RandomDiffProgram {
         DiffProgram.Op(
           name: name(i), queue: queues[r.queue % queues.count].name,
           priority: r.priority < 5 ? QueuePriority.allCases[r.priority] : nil,
-          qos: r.qos < 5 ? QualityOfService.allCases[r.qos] : nil,
+          qos: r.qos < 5 ? QoS.allCases[r.qos] : nil,
           dependencies: deps.map(name), barrier: isBarrier(i),
           autoFinish: !concurrent && r.autoFinish))
     }

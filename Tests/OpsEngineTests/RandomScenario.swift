@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import PropertyBased
 
 /// A random workload: queues, a random DAG of operations (edges only to earlier operations, so acyclic)
@@ -83,7 +84,7 @@ struct RandomScenario: Sendable, CustomStringConvertible {
       }
       return OperationSpec(
         name: name(i), priority: o.priority < 5 ? QueuePriority.allCases[o.priority] : nil,
-        qos: QualityOfService.allCases[o.qos], dependencies: dependencies(of: i),
+        qos: QoS.allCases[o.qos], dependencies: dependencies(of: i),
         conditions: conditions,
         exclusivity: categories(of: i), cancellation: CancellationMode.allCases[o.mode],
         timeout: o.timeout == 4 ? 5 * scale : nil,

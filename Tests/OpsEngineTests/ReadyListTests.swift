@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// `ReadyList`: whatever order operations become ready in, they are taken in enqueue order.
 @Suite struct ReadyListTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 /// The projection's name index: retired slots keep their names until a sweep, lookups skip them,
 /// and a new slot may take such a name again.
@@ -19,17 +20,17 @@ import Testing
     // Refused: "a" is held by slot 0, and stays so.
     let refused = index.claim("a", for: 2)
     #expect(refused == 0)
-    #expect(index.slot(of: "a", isRetired: owner.isRetired) == 0)
+    #expect(index.row(of: "a", isRetired: owner.isRetired) == 0)
     owner.retired.insert(0)
     let due = index.noteRetired()
     #expect(!due)
-    #expect(index.slot(of: "a", isRetired: owner.isRetired) == nil)
+    #expect(index.row(of: "a", isRetired: owner.isRetired) == nil)
     #expect(index.entry("a") == 0 && index.staleCount == 1 && index.liveCount == 1)
     // The owner sees the holder is retired and takes the name again.
     let holder = index.claim("a", for: 2)
     #expect(holder == 0)
     index.reclaim("a", for: 2)
-    #expect(index.slot(of: "a", isRetired: owner.isRetired) == 2)
+    #expect(index.row(of: "a", isRetired: owner.isRetired) == 2)
     #expect(index.staleCount == 0 && index.liveCount == 2)
   }
 
@@ -62,7 +63,7 @@ import Testing
     }
     #expect(sweeps > 0)
     for i in 0..<total {
-      let found = index.slot(of: "op\(i)", isRetired: owner.isRetired)
+      let found = index.row(of: "op\(i)", isRetired: owner.isRetired)
       #expect(found == (owner.retired.contains(i) ? nil : i))
     }
   }

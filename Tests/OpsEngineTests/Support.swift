@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Builds a virtual runtime from queues and operations; all operations are enqueued at time 0 in order.
 func makeRuntime(

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpsEngine
+@testable import OpsEvents
 
 @Suite("TextTrace: aligned columns for a handout")
 struct TextTraceTests {

@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import OpsScenarios
 import Testing
 
@@ -12,7 +13,52 @@ import Testing
     let id: String
     let title: String
     let events: [Event]
-    let log: [String]
+    let log: [LogEntry]
+    let causes: [Int]
+    let texts: [String]
+  }
+
+  /// A log line as embedded: the whole line, or a number the page reads with `texts`.
+  private enum LogEntry: Decodable {
+    case line(String)
+    case text(Int)
+    init(from decoder: Decoder) throws {
+      let c = try decoder.singleValueContainer()
+      if let n = try? c.decode(Int.self) {
+        self = .text(n)
+      } else {
+        self = .line(try c.decode(String.self))
+      }
+    }
+  }
+
+  /// Each event's log line and cause as the page's script reads them (`logLine`, `cause`).
+  private func pageWords(_ run: Embedded) -> (log: [String], causes: [String]) {
+    let causes = run.causes.map { $0 == 0 ? "" : run.texts[$0 - 1] }
+    let log = zip(run.events, run.log).enumerated().map { i, pair -> String in
+      let (e, entry) = pair
+      switch entry {
+      case .line(let line): return line
+      case .text(0):
+        guard case .state(let o, let from, let to, _) = e.kind else { return "?" }
+        return "\(o): \(from.rawValue) → \(to.rawValue): \(causes[i])"
+      case .text(let n): return "\(e.kind.operation ?? "?"): \(run.texts[n - 1])"
+      }
+    }
+    return (log, causes)
+  }
+
+  /// The page's log lines and causes are the engine's words for every event of every scenario.
+  @Test(arguments: Catalog.all.filter { $0.operations.count < 200 }.map(\.id))
+  func theLogAndCausesAreTheEnginesWords(_ name: String) throws {
+    let run = try embedded(HTMLHandout.render(try exportSource(name))).run
+    let (log, causes) = pageWords(run)
+    for (i, e) in run.events.enumerated() {
+      var summary: [UInt8] = []
+      e.kind.appendSummary(to: &summary)
+      #expect(log[i] == e.kind.subject + ": " + String(decoding: summary, as: UTF8.self))
+      if case .state(_, _, _, let cause) = e.kind { #expect(causes[i] == cause.text) }
+    }
   }
 
   /// The JSON between `<script type="application/json" id="run">` and its `</script>`.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import OpsScenarios
 
 /// Small scenarios for what the handouts must say: every way a cancelled operation can end, a queue

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Copies of the model taken as events are folded, so the board at any earlier moment is rebuilt by
 /// folding a bounded number of events onto the nearest copy (time travel).

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What the board shows: the engine's projection of the events revealed so far, plus the newest log
 /// entries for the log pane. The board adds no state of its own here (selection, scroll and layout

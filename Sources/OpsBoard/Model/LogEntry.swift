@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// One line of the event log: the event, whose text (a transition's cause included) is the engine's.
 public struct LogEntry: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The last transition told as a sentence with its cause, for a room that is not reading the log:
 /// `resize is ready: its dependency download finished`.

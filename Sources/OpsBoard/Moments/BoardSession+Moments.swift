@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardAction {
   /// Closes a moment's caption and plays on to the next moment.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardView {
   /// The board with a teaching moment's caption over its lower part; the clock is held there.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The operations table's columns, in display order.
 enum OperationColumn: CaseIterable {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The why lines under the operations table.
 struct ExplanationPane: Pane {

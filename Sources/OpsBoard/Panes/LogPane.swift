@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The newest events, oldest at the top, so the latest line sits just above the status line.
 /// Observer bookkeeping is left to the full log (`l`).

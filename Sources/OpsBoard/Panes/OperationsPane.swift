@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The operations table: a title saying what is filtered and how it is sorted, the columns the
 /// scenario needs (`ColumnPlan`), one row per operation shown, the selected one highlighted.

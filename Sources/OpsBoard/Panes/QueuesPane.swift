@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// One row per queue: name, running/suspended, executing/limit, counts per state, a bar of them.
 struct QueuesPane: Pane {

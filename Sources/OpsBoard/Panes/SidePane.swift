@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The selected operation at a glance: who it waits for and who waits for it, where it is in the
 /// lifecycle, its flags, conditions and errors (the board's side column, when the screen is wide).

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The state machine of one operation (or of none: every state dim), as `StateMachineDiagram`
 /// draws it.

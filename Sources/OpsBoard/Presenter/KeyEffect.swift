@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The last key pressed and what it did, in words the back row can follow
 /// ("s — network suspended: nothing new starts; download keeps running"). For a key command the words

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Quiz mode: before the board moves on (a `.` step, or continuing from a teaching moment) it asks what
 /// will happen; the answer is revealed by moving on to it, explained with the engine's cause, and

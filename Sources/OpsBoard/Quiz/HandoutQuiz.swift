@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The board's quiz for handouts that replay a run without the board (`opsview export --format
 /// html`): a board is played as docs/WORKSHOP.md's plan plays it (quiz on, `m` at each moment, the

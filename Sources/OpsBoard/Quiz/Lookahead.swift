@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The events the present run will publish next if nobody presses a key. A fresh copy of the source is
 /// built from the same factory, the key commands sent so far are scheduled at their times (as time

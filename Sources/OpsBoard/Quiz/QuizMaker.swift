@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Makes a question from what the board shows now and the events that will follow. Nothing here knows
 /// any scenario: every question kind is found in the future events, and its answer is what they say.

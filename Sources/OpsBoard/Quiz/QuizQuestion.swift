@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A prediction the learner makes before the board moves on, with the engine's answer already known
 /// (computed by running a copy of the present ahead, see `Lookahead`).

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardView {
   /// Quiz mode's question (or its reveal) over the board; the clock is held until it is answered.

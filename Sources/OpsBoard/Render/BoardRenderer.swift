@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What one frame cost: tests use it to check that work follows what is visible, not scenario size.
 struct RenderStats: Equatable {

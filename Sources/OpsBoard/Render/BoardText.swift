@@ -1,8 +1,9 @@
 import OpsEngine
+import OpsEvents
 
 /// The board's words for values: qos in narrow columns, speeds, limits.
 enum BoardText {
-  static func qos(_ q: QualityOfService) -> String {
+  static func qos(_ q: QoS) -> String {
     switch q {
     case .userInteractive: "interactive"
     case .userInitiated: "initiated"

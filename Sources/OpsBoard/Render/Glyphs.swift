@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// One look per state, used in every pane: the colour, a glyph, and attributes so that the state
 /// still reads on a monochrome terminal or under NO_COLOR (the word is always beside the glyph).

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Virtual seconds as the board shows them, with two decimals ("3.40").
 public func clockText(_ seconds: Double) -> String { secondsText(seconds, decimals: 2) }

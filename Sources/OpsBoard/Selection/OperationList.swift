@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The operations the table lists and their order: every operation in add order (children under
 /// their group), or what the filter, the quick filters and hide-finished leave, sorted.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// How the operations table is ordered (`o` cycles, `O` reverses), as htop and tokio-console sort.
 enum OperationSort: String, CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What the views share: the selected operation and queue, and the operations list (filter, sort,
 /// hide finished). The selection is kept by name, so it survives time travel, sorting and filters:

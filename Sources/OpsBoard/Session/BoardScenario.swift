@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What the board needs of a scenario: its words, and how to build its runtime. A restart asks for
 /// it again, so an edited scenario file is read anew.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Keys that change the engine. Each goes through the source's `perform`, logged as a key command
 /// before its effects; a command that cannot apply says why in the status line, and a source that

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Dispatch: a key goes to whatever owns the keyboard now. A line being typed takes every key, then
 /// a y/n question, then the help overlay (only its own keys); otherwise the shown view's own

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Time travel: while paused, the board shows the state after any prefix of the events, rebuilt from
 /// the nearest checkpoint plus a bounded fold, so it is exactly what the board showed then.

@@ -1,5 +1,6 @@
 import Dispatch
 import OpsEngine
+import OpsEvents
 
 /// The board's controller: runs over an event source, folds its events into a `BoardModel`, plays the
 /// source's clock in real time, maps keys to commands and views, and renders frames for the terminal.

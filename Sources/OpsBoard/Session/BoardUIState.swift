@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A message in the status line: what the last key did, or why it could not.
 public struct StatusMessage: Sendable, Equatable {

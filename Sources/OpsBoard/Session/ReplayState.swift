@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// An earlier moment the paused board shows (time travel): the first `position` events folded, with
 /// the clock at `time` (a second step can land between events).

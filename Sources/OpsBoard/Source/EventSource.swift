@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What the board runs over: something it subscribes to and sends commands to. The virtual scenario
 /// is one source (it can also step and advance its clock, and is rebuilt for time travel); a

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A recording as an event source: the events of a run as they were recorded, played on their own
 /// clock. It takes no commands (what happened is fixed); pausing, stepping, speed and time travel work

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The virtual scenario as an event source: a deterministic `VirtualRuntime`, so the board can step
 /// it, advance its clock and rebuild it for time travel.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardRenderer {
   /// The detail view's "In Swift" section: each command that touched the operation or its queue,

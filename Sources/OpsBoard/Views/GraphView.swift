@@ -1,5 +1,6 @@
 import OpsCells
 import OpsEngine
+import OpsEvents
 
 extension BoardView {
   public static let graph = BoardView("graph")

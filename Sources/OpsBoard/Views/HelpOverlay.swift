@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Every key of the view underneath and of the whole board, then the legends, over the board.
 /// While it is open its keys are the only ones: they scroll it and close it, and the clock waits.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardView {
   /// Queues, operations, why the selected one waits, the newest events, and (when wide) the selected

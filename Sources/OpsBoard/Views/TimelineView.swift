@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Seconds per column of the timeline for a zoom step: 0.5s at step 0, halved per step in.
 struct TimelineScale {

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 extension BoardView {
   public static let warnings = BoardView("warnings")

@@ -1,7 +1,9 @@
+import OpsEvents
+
 /// cancel() on a finished operation does nothing.
 public struct CancelledTooLateLint: Lint {
   public var kind: String { "cancelledTooLate" }
-  public var eventTypes: Set<String>? { ["cancelTooLate"] }
+  public var eventTypes: Set<EventType>? { [.cancelTooLate] }
   public var summary: String { "an operation was cancelled after it had finished" }
   public var teaching: String {
     "cancel() on a finished operation does nothing: cancel earlier, or not at all."

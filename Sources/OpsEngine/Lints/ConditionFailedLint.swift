@@ -1,7 +1,9 @@
+import OpsEvents
+
 /// A condition failed: the operation is cancelled and never executes.
 public struct ConditionFailedLint: Lint {
   public var kind: String { "conditionFailed" }
-  public var eventTypes: Set<String>? { ["conditionResult"] }
+  public var eventTypes: Set<EventType>? { [.conditionResult] }
   public var summary: String { "a condition of an operation failed" }
   public var teaching: String {
     "The operation is cancelled with the condition's error and never executes."

@@ -1,7 +1,9 @@
+import OpsEvents
+
 /// Cancelled while executing, the operation kept executing: its work does not check isCancelled.
 public struct IgnoresCancellationLint: Lint {
   public var kind: String { "ignoresCancellation" }
-  public var eventTypes: Set<String>? { ["cancelled", "state"] }
+  public var eventTypes: Set<EventType>? { [.cancelled, .state] }
   public var states: Set<OperationState>? { [.executing] }
   public var summary: String { "an operation kept executing for a while after it was cancelled" }
   public var teaching: String { "Its work never checks isCancelled, so cancel() only set a flag." }

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// A lint: something that went wrong or will, detected from the projection and published as a
 /// `warning` event at the time of the event that raised it (tokio-console's `Warn`). Each lint is one
 /// file in this folder and one line in `Lints.standard`. On the live runtime the projection a lint
@@ -15,9 +17,9 @@ public protocol Lint: Sendable {
   var summary: String { get }
   /// What to do about it: the sentence that ends every message of this kind.
   var teaching: String { get }
-  /// The event types (`EventKind.type`) after which `check(after:in:_:)` can find or note anything;
+  /// The event types after which `check(after:in:_:)` can find or note anything;
   /// after any other it is not called. nil (the default): after every event.
-  var eventTypes: Set<String>? { get }
+  var eventTypes: Set<EventType>? { get }
   /// Of `state` events, those entering or leaving one of these states are the ones it can find or
   /// note anything after; nil (the default): every transition.
   var states: Set<OperationState>? { get }
@@ -31,7 +33,7 @@ public protocol Lint: Sendable {
 }
 
 extension Lint {
-  public var eventTypes: Set<String>? { nil }
+  public var eventTypes: Set<EventType>? { nil }
   public var states: Set<OperationState>? { nil }
   public mutating func nextDeadline(in projection: Projection) -> Double? { nil }
   public mutating func check(at time: Double, in projection: Projection, _ out: inout LintOutput) {}

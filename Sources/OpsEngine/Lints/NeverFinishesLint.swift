@@ -1,11 +1,12 @@
 import DequeModule
 import HeapModule
+import OpsEvents
 
 /// An operation executing far longer than expected: typically an async operation that never calls
 /// finish, holding its queue slot forever.
 public struct NeverFinishesLint: Lint {
   public var kind: String { "neverFinishes" }
-  public var eventTypes: Set<String>? { ["state"] }
+  public var eventTypes: Set<EventType>? { [.state] }
   public var states: Set<OperationState>? { [.executing] }
   public var summary: String { "an operation has been executing far longer than expected" }
   public var teaching: String {

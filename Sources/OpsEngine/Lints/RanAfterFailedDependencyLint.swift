@@ -1,7 +1,9 @@
+import OpsEvents
+
 /// A finished dependency counts whatever its outcome: dependents of a cancelled or failed operation run.
 public struct RanAfterFailedDependencyLint: Lint {
   public var kind: String { "ranAfterFailedDependency" }
-  public var eventTypes: Set<String>? { ["didStart"] }
+  public var eventTypes: Set<EventType>? { [.didStart] }
   public var summary: String { "an operation ran although a dependency was cancelled or failed" }
   public var teaching: String {
     "A finished dependency counts whatever its outcome. Add a noFailedDependencies condition, or "

@@ -1,7 +1,9 @@
+import OpsEvents
+
 /// A ready operation overtaken again and again by higher priorities.
 public struct StarvedLint: Lint {
   public var kind: String { "starved" }
-  public var eventTypes: Set<String>? { ["state"] }
+  public var eventTypes: Set<EventType>? { [.state] }
   public var states: Set<OperationState>? { [.executing] }
   public var summary: String { "a ready operation keeps being overtaken by higher priorities" }
   public var teaching: String { "A steady stream of higher priorities can starve it." }

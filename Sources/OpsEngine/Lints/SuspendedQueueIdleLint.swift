@@ -1,9 +1,11 @@
+import OpsEvents
+
 /// A suspended queue holds work while nothing runs anywhere: nothing happens until it is resumed.
 public struct SuspendedQueueIdleLint: Lint {
   public var kind: String { "suspendedQueueIdle" }
   /// What changes a queue's suspension, its operation count or the executing count.
-  public var eventTypes: Set<String>? {
-    ["queueAdded", "queueSuspended", "queueResumed", "operationAdded", "state"]
+  public var eventTypes: Set<EventType>? {
+    [.queueAdded, .queueSuspended, .queueResumed, .operationAdded, .state]
   }
   /// What it reads changes only when an operation starts or stops executing or finishes.
   public var states: Set<OperationState>? { [.executing, .finished] }

@@ -1,3 +1,5 @@
+import OpsEvents
+
 extension Projection {
   /// Why an operation is not executing, in one line computed from the projection. Nil for an
   /// operation that is executing or finished (nothing to explain) or unknown.
@@ -16,7 +18,8 @@ extension Projection {
         : "just added to \(q.name): it becomes pending at once"
     case .pending:
       if let cycle = cycle(containing: name) {
-        return "part of a dependency cycle \(Self.cycleText(cycle)): none of them can ever start"
+        return
+          "part of a dependency cycle \(OpsEvents.cycleText(cycle)): none of them can ever start"
       }
       // Many dependencies: how many are left, kept as they finish, rather than a list that would
       // be rebuilt, thousands of names long, each time one of them finishes.
@@ -96,12 +99,6 @@ extension Projection {
 
   /// `a → b → c → a`: each waits for the next. A long cycle is shortened in the middle, so a warning
   /// per member does not repeat thousands of names.
-  public static func cycleText(_ cycle: [String]) -> String {
-    guard cycle.count > 8 else { return (cycle + [cycle.first ?? ""]).joined(separator: " → ") }
-    let head = cycle.prefix(4).joined(separator: " → ")
-    return head + " → … (\(cycle.count - 5) more) → \(cycle[cycle.count - 1]) → \(cycle[0])"
-  }
-
   private func lockText(_ lock: (category: String, holder: String)) -> String {
     if let holder = lockHolders[lock.category] {
       return "waiting for the \(lock.category) exclusivity lock held by \(holder)"

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Why a run that has nothing more scheduled still has unfinished operations: what no key can unblock
 /// (a cycle, an async operation that never finishes) and what a key can (a suspended queue, a limit of
 /// zero), so the board can say which key.

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The engine's state rebuilt from its events: the one fold of the event stream. The board, the trace,
 /// the explanations, the lints and the tests all read it; nothing else folds events. A value type, so a
 /// copy taken at any point is that moment exactly (checkpoints for time travel), and a pure function of
@@ -43,11 +45,11 @@ public struct Projection: Sendable, Equatable {
   /// comparing a short name costs less than hashing it. Queues are never removed.
   private var lastQueueAdded: (name: String, index: Int)?
   /// By name, every operation added; a retired one's name stays until the next sweep (see
-  /// `retire`), so lookups go through `knownSlot(of:)`.
+  /// `retire`), so lookups go through `knownRow(of:)`.
   private var operationIndex = StaleNameIndex<String>(sweepAfter: 4096, timesLive: 4)
-  private var recent = RecentSlots()
-  /// Where the event being folded says its operation is, or -1 (see `apply(_:slotHint:)`).
-  private var slotHint = -1
+  private var recent = RecentRows()
+  /// Where the event being folded says its operation is, or -1 (see `apply(_:rowHint:)`).
+  private var rowHint = -1
   private var warningsBySubject: [String: [Int]] = [:]
   /// Dependents that named an operation before it was added to any queue.
   private var dependentsOfUnknown: [String: [String]] = [:]
@@ -88,11 +90,11 @@ public struct Projection: Sendable, Equatable {
 
   public func queue(named name: String) -> QueueInfo? { queueIndex[name].map { queues[$0] } }
   public func operation(named name: String) -> OperationInfo? {
-    knownSlot(of: name).map { operations[$0] }
+    knownRow(of: name).map { operations[$0] }
   }
   /// The lints ask about the operation of the event just folded: that one is compared, not hashed.
   public func index(ofOperation name: String) -> Int? {
-    recent.slot(of: name) ?? knownSlot(of: name)
+    recent.row(of: name) ?? knownRow(of: name)
   }
   public func index(ofQueue name: String) -> Int? { queueIndex[name] }
 
@@ -145,13 +147,13 @@ public struct Projection: Sendable, Equatable {
     if time > now { now = time }
   }
 
-  public mutating func apply(_ event: borrowing Event) { apply(event, slotHint: -1) }
+  public mutating func apply(_ event: borrowing Event) { apply(event, rowHint: -1) }
 
   /// `apply`, told where the event's operation is if this projection has folded every event since
   /// the start (the live runtime's lints: see `EventBuffer`). A wrong hint costs only a lookup by
-  /// name: the slot is used only if the operation there has that name and is not retired.
-  mutating func apply(_ event: borrowing Event, slotHint: Int) {
-    self.slotHint = slotHint
+  /// name: the row is used only if the operation there has that name and is not retired.
+  mutating func apply(_ event: borrowing Event, rowHint: Int) {
+    self.rowHint = rowHint
     lastSeq = event.seq
     version += 1
     if event.time > now { now = event.time }
@@ -199,7 +201,7 @@ public struct Projection: Sendable, Equatable {
         o, queue: q, priority: p, qos: qos, kind: kind, deps: deps, conditions: conditions,
         work: w, at: t)
     case .dependencyAdded(let o, let d):
-      guard let i = slot(of: o) else { break }
+      guard let i = row(of: o) else { break }
       structureVersion += 1
       if operations.read(i, { $0.pointee.dependencies.isEmpty }) { traits.dependencies += 1 }
       operations[i].dependencies.append(d)
@@ -236,7 +238,7 @@ public struct Projection: Sendable, Equatable {
       if lockHolders[category] == o { lockHolders[category] = nil }
       updateLock(o, category) { $0.status = .released }
     case .cancelled(let o, let errors, let why):
-      guard let i = slot(of: o) else { break }
+      guard let i = row(of: o) else { break }
       // Read in place: the subscript's getter copies the whole record.
       let (wasCancelled, queue) = operations.read(i) {
         ($0.pointee.cancelled, $0.pointee.queueIndex)
@@ -252,7 +254,7 @@ public struct Projection: Sendable, Equatable {
       operations[i].errors += errors
       operations[i].waitingForLock = nil
     case .didFinish(let o, let errors, _):
-      guard let i = slot(of: o) else { break }
+      guard let i = row(of: o) else { break }
       traits.errors +=
         (errors.isEmpty ? 0 : 1) - (operations.read(i, { $0.pointee.errors.isEmpty }) ? 0 : 1)
       operations[i].errors = errors
@@ -274,11 +276,8 @@ public struct Projection: Sendable, Equatable {
       commands.append(
         CommandInfo(
           seq: event.seq, time: t, command: c, target: target, value: value, source: source))
-    // `default`, not the cases it stands for (`cancelTooLate`, `refused`): with every case listed,
-    // the optimiser copied the whole event before the switch (~850 instructions an operation on the
-    // live runtime's delivery thread).
-    default:
-      break
+    case .cancelTooLate, .refused:
+      break  // nothing changes: the log shows them from the event itself
     }
   }
 
@@ -302,12 +301,12 @@ public struct Projection: Sendable, Equatable {
   /// cost ~400 instructions a retirement on the live runtime's delivery thread). Sweeps come less
   /// often than the engine's (`EngineCore.retire`): more than 4,096 stale names and four times as
   /// many as live ones, for a sweep rehashes every live name, and the lints' projection keeps few.
-  /// `slotHint`: where the operation is, if known (see `EventBuffer`).
-  mutating func retire(_ name: String, slotHint: Int = -1) {
-    guard let i = knownSlot(of: name, hint: slotHint) else { return }
+  /// `rowHint`: where the operation is, if known (see `EventBuffer`).
+  mutating func retire(_ name: String, rowHint: Int = -1) {
+    guard let i = knownRow(of: name, hint: rowHint) else { return }
     precondition(
       operations.read(i) { $0.pointee.state } == .finished, "\(name) is retired before it finished")
-    recent.forget(slot: i)
+    recent.forget(row: i)
     // Its traits go with it: the stand-in has none.
     var counts = traits
     operations.read(i) { counts.count(at: $0, by: -1) }
@@ -327,18 +326,18 @@ public struct Projection: Sendable, Equatable {
     records.read(i) { $0.pointee.index } == i
   }
 
-  /// The slot of a known operation by name (a retired one's may still be in the index).
-  private func knownSlot(of name: String) -> Int? {
-    operationIndex.slot(of: name) { !isLive($0) }
+  /// The row of a known operation by name (a retired one's may still be in the index).
+  private func knownRow(of name: String) -> Int? {
+    operationIndex.row(of: name) { !isLive($0) }
   }
 
-  /// `knownSlot(of:)`, trying `hint` first: it is taken only if that slot holds the operation
+  /// `knownRow(of:)`, trying `hint` first: it is taken only if that row holds the operation
   /// `name`, not retired.
-  private func knownSlot(of name: String, hint: Int) -> Int? {
+  private func knownRow(of name: String, hint: Int) -> Int? {
     let holds =
       hint >= 0 && hint < operations.count
       && operations.read(hint) { $0.pointee.index == hint && $0.pointee.name == name }
-    return holds ? hint : knownSlot(of: name)
+    return holds ? hint : knownRow(of: name)
   }
 
   /// Operations known by name (retired ones are not).
@@ -346,9 +345,9 @@ public struct Projection: Sendable, Equatable {
 
   // MARK: - Updates
 
-  private mutating func slot(of name: String) -> Int? {
+  private mutating func row(of name: String) -> Int? {
     if let i = recent.touch(name) { return i }
-    guard let i = knownSlot(of: name, hint: slotHint) else { return nil }
+    guard let i = knownRow(of: name, hint: rowHint) else { return nil }
     recent.remember(name, at: i)
     return i
   }
@@ -362,7 +361,7 @@ public struct Projection: Sendable, Equatable {
 
   /// `noteObserver` by the operation's name (not looked up without histories).
   private mutating func noteObserver(_ name: String, of o: String, at time: Double) {
-    guard keepsHistory, let i = slot(of: o) else { return }
+    guard keepsHistory, let i = row(of: o) else { return }
     noteObserver(name, of: i, at: time)
   }
 
@@ -376,14 +375,14 @@ public struct Projection: Sendable, Equatable {
   }
 
   private mutating func updateOperation(_ name: String, _ change: (inout OperationInfo) -> Void) {
-    guard let i = slot(of: name) else { return }
+    guard let i = row(of: name) else { return }
     change(&operations[i])
   }
 
   private mutating func updateCondition(
     _ o: String, _ label: String, _ change: (inout ConditionInfo) -> Void
   ) {
-    guard let i = slot(of: o) else { return }
+    guard let i = row(of: o) else { return }
     let found = operations.read(i) {
       $0.pointee.conditions.firstIndex { !$0.isLock && $0.name == label }
     }
@@ -394,14 +393,14 @@ public struct Projection: Sendable, Equatable {
   private mutating func updateLock(
     _ o: String, _ category: String, _ change: (inout ConditionInfo) -> Void
   ) {
-    guard let i = slot(of: o) else { return }
+    guard let i = row(of: o) else { return }
     let found = operations.read(i) { $0.pointee.conditions.firstIndex { $0.category == category } }
     guard let c = found else { return }
     change(&operations[i].conditions[c])
   }
 
   private mutating func addOperation(
-    _ o: String, queue q: String, priority: QueuePriority, qos: QualityOfService,
+    _ o: String, queue q: String, priority: QueuePriority, qos: QoS,
     kind: OperationKind, deps: [String], conditions: [ConditionInfo], work: Double?,
     at time: Double
   ) {
@@ -445,7 +444,7 @@ public struct Projection: Sendable, Equatable {
       operations[i].producedBy = p.producer
       producer = nil
     }
-    if let g = Self.groupOwning(queue: q), knownSlot(of: g) != nil { operations[i].parent = g }
+    if let g = GroupQueueName.group(owning: q), knownRow(of: g) != nil { operations[i].parent = g }
     // Its next events (pending, ready) find it without hashing its name.
     recent.remember(o, at: i)
     unfinishedCount += 1
@@ -463,7 +462,7 @@ public struct Projection: Sendable, Equatable {
   /// `o` (at `i`) depends on `d`: `d` lists it among its dependents, and it counts `d` if finished.
   private mutating func noteDependent(_ o: String, at i: Int, on d: String) {
     guard keepsDependents else { return }
-    if let j = knownSlot(of: d) {
+    if let j = knownRow(of: d) {
       operations[j].dependents.append(o)
       if operations.read(j, { $0.pointee.state }) == .finished {
         operations[i].finishedDependencies += 1
@@ -473,16 +472,11 @@ public struct Projection: Sendable, Equatable {
     }
   }
 
-  /// The group whose inner queue this is (`g.children` holds the children of group `g`).
-  static func groupOwning(queue: String) -> String? {
-    queue.hasSuffix(".children") ? String(queue.dropLast(".children".count)) : nil
-  }
-
   private mutating func transition(
     _ o: String, from: OperationState, to: OperationState, cause: StateCause,
     event: borrowing Event
   ) {
-    guard let i = slot(of: o) else { return }
+    guard let i = row(of: o) else { return }
     let (level, queueIndex) = operations.read(i) {
       ($0.pointee.priority.level, $0.pointee.queueIndex)
     }
@@ -514,7 +508,7 @@ public struct Projection: Sendable, Equatable {
     if to == .executing { noteOvertaken(by: i) }
     if to == .finished {
       for d in operations.read(i, { $0.pointee.dependents }) {
-        if let j = knownSlot(of: d) { operations[j].finishedDependencies += 1 }
+        if let j = knownRow(of: d) { operations[j].finishedDependencies += 1 }
       }
     }
   }

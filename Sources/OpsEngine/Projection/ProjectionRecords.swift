@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// How many operations of a queue are in each state. A fixed array indexed by `OperationState.order`.
 public struct StateCounts: Sendable, Equatable {
   private var storage = [Int](repeating: 0, count: OperationState.allCases.count)
@@ -15,7 +17,7 @@ public struct StateCounts: Sendable, Equatable {
 /// A queue as the events describe it.
 public struct QueueInfo: Sendable, Equatable {
   public let name: String
-  public let qos: QualityOfService
+  public let qos: QoS
   /// `nil` is Foundation's default: no limit (shown as ∞).
   public internal(set) var maxConcurrent: Int?
   public internal(set) var suspended: Bool
@@ -37,7 +39,7 @@ public struct QueueInfo: Sendable, Equatable {
   public var executing: Int { counts[.executing] }
   /// Foundation's `operationCount`: operations added that have not finished.
   public var operationCount: Int { counts.total - counts[.finished] }
-  public var limitText: String { OpsEngine.limitText(maxConcurrent) }
+  public var limitText: String { OpsEvents.limitText(maxConcurrent) }
   public var isAtLimit: Bool { maxConcurrent.map { executing >= $0 } ?? false }
 }
 
@@ -141,7 +143,7 @@ public struct OperationInfo: Sendable, Equatable {
   /// updates the queue on every transition, without hashing its name each time.
   public internal(set) var queueIndex: Int?
   public let priority: QueuePriority
-  public let qos: QualityOfService
+  public let qos: QoS
   public let kind: OperationKind
   /// Seconds of work when uninterrupted (nil for a group).
   public let work: Double?

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// The "why" lines of an explained trace: after each instant, why each operation that instant touched
 /// is waiting, when that changed. It folds the events into its own `Projection` (the one fold) and
 /// asks `whyWaiting`. Explanations come once per instant, after everything that happened at that
@@ -21,6 +23,9 @@ public struct WaitingExplainer: Sendable {
   private var queueShape: [String: QueueShape] = [:]
   /// Operations waiting for each exclusivity category (told again when it is released).
   private var lockWaiters: [String: [String]] = [:]
+  /// Operations whose condition waits for each operation it produced (their line names its state,
+  /// so they are told again when it changes; it is not among their dependencies).
+  private var conditionWaiters: [String: [String]] = [:]
   /// Cycles whose members were told the cycle is broken.
   private var brokenCyclesTold = Set<Int>()
   /// How many operations were explained (`whyWaiting` asked): the work, counted for the tests.
@@ -96,7 +101,7 @@ public struct WaitingExplainer: Sendable {
     return out
   }
 
-  /// The operation itself and its dependents; its queue (whose first in line are explained at the
+  /// The operation itself, its dependents and those whose condition waits for it; its queue (whose first in line are explained at the
   /// end of the instant); on a suspension or a resume every member of the queue (a pending
   /// operation's evaluation waits for it); on a lock's release those waiting for it; on a cycle's
   /// break its members. Each is bounded by what the event itself changed, so explaining stays linear
@@ -106,8 +111,14 @@ public struct WaitingExplainer: Sendable {
       touch(o)
       for d in op.dependents { touch(d) }
       touchQueue(op.queue)
+      if !conditionWaiters.isEmpty, let waiters = conditionWaiters[o] {
+        for w in waiters { touch(w) }
+        if op.state == .finished { conditionWaiters[o] = nil }
+      }
     }
     switch event.kind {
+    case .conditionWaiting(let o, _, let d):
+      conditionWaiters[d, default: []].append(o)
     case .queueSuspended(let q), .queueResumed(let q):
       for m in projection.members(of: q) { touch(m.name) }
     case .exclusivityWaiting(let o, let category, _):
@@ -120,7 +131,10 @@ public struct WaitingExplainer: Sendable {
         still.append(w)
       }
       lockWaiters[category] = still
-    default:
+    case .queueAdded, .queueMaxConcurrent, .operationAdded, .dependencyAdded, .state,
+      .conditionWaiting, .conditionStarted, .conditionResult, .exclusivityAcquired, .cancelled,
+      .cancelTooLate, .didStart, .didProduce, .willFinish, .didFinish, .completion, .cycleDetected,
+      .command, .warning, .refused:
       break
     }
     if let q = event.kind.queue { touchQueue(q) }

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Between the state machine and the world: numbers the core's events, folds each into the
 /// projection, runs the lints over it and publishes what they find as `warning` events at the same
 /// engine time. Both runtimes publish through one; not thread-safe (the virtual runtime calls it on its
@@ -11,7 +13,7 @@ final class EventPublisher<Receiver: EventReceiver> {
   @exclusivity(unchecked) public private(set) var projection: Projection
   @exclusivity(unchecked) public private(set) var seq = 0
   @exclusivity(unchecked) private var lints: [any Lint]
-  /// By `EventKind.typeIndex`: the lints checked after an event of that type (see `Lint.eventTypes`).
+  /// By `EventType.rawValue`: the lints checked after an event of that type (see `Lint.eventTypes`).
   /// Calling each of nine lints on every event, most of them to return at once, was a fifth of the
   /// live runtime's delivery with the standard lints.
   private let lintsByType: [LintSet]
@@ -53,10 +55,10 @@ final class EventPublisher<Receiver: EventReceiver> {
     self.lints = lints
     self.folds = folds || !lints.isEmpty
     let types = lints.map(\.eventTypes)
-    let byType = EventKind.typeNames.map { name in
-      types.indices.filter { types[$0]?.contains(name) ?? true }
+    let byType = EventType.allCases.map { type in
+      types.indices.filter { types[$0]?.contains(type) ?? true }
     }
-    let stateLints = byType[EventKind.typeNames.firstIndex(of: "state")!]
+    let stateLints = byType[EventType.state.rawValue]
     let states = lints.map(\.states)
     let byTransition = OperationState.allCases.flatMap { from in
       OperationState.allCases.map { to in
@@ -82,21 +84,21 @@ final class EventPublisher<Receiver: EventReceiver> {
   /// raised the core's numbers are the publisher's, and the event goes on as it is. (A borrowed one
   /// was copied, every field retained and released, before the fold could read it: the compiler cannot
   /// tell that folding into the publisher's own projection leaves the caller's storage alone.)
-  /// `slotHint`: where the projection may find the event's operation (see `EventBuffer`).
-  func publish(_ event: consuming Event, slotHint: Int = -1, rescheduling: Bool = true) {
+  /// `rowHint`: where the projection may find the event's operation (see `EventBuffer`).
+  func publish(_ event: consuming Event, rowHint: Int = -1, rescheduling: Bool = true) {
     if event.seq == seq + 1 {
-      publish(numbered: event, slotHint: slotHint, rescheduling: rescheduling)
+      publish(numbered: event, rowHint: rowHint, rescheduling: rescheduling)
     } else {
       publish(
-        numbered: Event(seq: seq + 1, time: event.time, kind: event.kind), slotHint: slotHint,
+        numbered: Event(seq: seq + 1, time: event.time, kind: event.kind), rowHint: rowHint,
         rescheduling: rescheduling)
     }
   }
 
   /// `event.seq` is the publisher's next number.
-  private func publish(numbered event: consuming Event, slotHint: Int = -1, rescheduling: Bool) {
+  private func publish(numbered event: consuming Event, rowHint: Int = -1, rescheduling: Bool) {
     seq += 1
-    if folds { projection.apply(event, slotHint: slotHint) }
+    if folds { projection.apply(event, rowHint: rowHint) }
     if delivers, let r = receiver { r._withUnsafeGuaranteedRef { $0.receive(event) } }
     guard !lints.isEmpty else { return }
     let time = event.time
@@ -111,8 +113,8 @@ final class EventPublisher<Receiver: EventReceiver> {
       interested = lintsByTransition[transition]
       if hasMore { more = moreByTransition[transition] }
     } else {
-      interested = lintsByType[event.kind.typeIndex]
-      if hasMore { more = moreByType[event.kind.typeIndex] }
+      interested = lintsByType[event.kind.eventType.rawValue]
+      if hasMore { more = moreByType[event.kind.eventType.rawValue] }
     }
     guard !interested.isEmpty || !more.isEmpty else {
       if rescheduling { rescheduleWake() }
@@ -141,11 +143,11 @@ final class EventPublisher<Receiver: EventReceiver> {
   var isFolding: Bool { folds }
 
   /// Forgets operations the live runtime retired (see `Projection.retire`), once every event up to
-  /// their retirement has been published. Each comes with its slot in the projection (see
+  /// their retirement has been published. Each comes with its row in the projection (see
   /// `EventBuffer`), so it is found without hashing its name.
   func retire(operations names: [RetiredName]) {
     guard folds else { return }
-    for r in names { projection.retire(r.name, slotHint: r.slot) }
+    for r in names { projection.retire(r.name, rowHint: r.row) }
   }
 
   /// A wake-up asked for with `token` is due; stale tokens are ignored. True if it was live.
@@ -202,14 +204,14 @@ final class EventPublisher<Receiver: EventReceiver> {
   }
 }
 
-/// An operation the lints' projection is to forget: its name, and its slot there as the engine
-/// counts it (`OperationRecord.foldSlot`), checked against the name before it is used.
+/// An operation the lints' projection is to forget: its name, and its row there as the engine
+/// counts it (`OperationRecord.foldRow`), checked against the name before it is used.
 struct RetiredName {
   let name: String
-  let slot: Int
+  let row: Int
 
   init(_ op: OperationRecord) {
     name = op.name
-    slot = op.foldSlot
+    row = op.foldRow
   }
 }

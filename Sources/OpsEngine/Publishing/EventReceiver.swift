@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Where an `EventPublisher` hands every event it publishes: the runtime that owns it (see
 /// `EventPublisher`).
 protocol EventReceiver: AnyObject {

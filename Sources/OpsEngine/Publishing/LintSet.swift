@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Which of the first 64 lints (by index) the publisher calls after one type of event or one
 /// transition, as bits of a word: reading an array of indices from the publisher's tables retained
 /// and released it at every event. Lints beyond 64 (only a caller's own set could have so many)

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// A teaching moment as a player sees it: when its trigger is reached, the clock pauses and the
 /// caption is shown until a key continues. Its claims are what the caption states, checked against
 /// the run (`MomentRun`, `opsview check`) and listed beside the caption on the board.

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// A fact a teaching moment's caption states, as data, so the engine can check it. Each claim is
 /// about the run at the moment it is reached: a queue, an operation, an exclusivity lock, or what
 /// starts at that instant. Scenarios write them under a moment's `expect:` (Scenarios/README.md).

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Plays a virtual runtime to its end the way the board plays it when nobody presses a key, stopping
 /// where the board stops for each moment (the same `MomentTracker` rules), and checks each moment's
 /// claims there. `opsview check` reports the claims that do not hold; the tests run every built-in.

@@ -1,3 +1,5 @@
+import OpsEvents
+
 /// Which moments have been reached, in the order they were reached, and which wait to be shown.
 /// A moment is reached once per run; several reached by one event are shown one after another.
 /// The board and `MomentRun` (what `opsview check` runs) both drive one, so a moment is reached at

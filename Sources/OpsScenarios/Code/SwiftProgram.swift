@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// `opsview code`: a runnable Swift program that builds the scenario's queues and operations with
 /// Foundation's OperationQueue. Everything Foundation has is plain Foundation (priorities, QoS,
@@ -199,7 +200,7 @@ public struct SwiftProgram {
     let kids = op.spec.children.map { idOf.op($0) }
     return """
       let \(v)Children = OperationQueue()
-      \(v)Children.name = \(literal(op.spec.name + ".children"))
+      \(v)Children.name = \(literal(GroupQueueName.inner(of: op.spec.name)))
       \(v).produces = [\(kids.map { "(at: 0, operation: \($0), queue: \(v)Children)" }.joined(separator: ", "))]
       """
   }

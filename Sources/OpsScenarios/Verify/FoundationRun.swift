@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// Plays the queue-level part of a scenario on this machine's Foundation `OperationQueue`: real
 /// queues, priorities, QoS, dependencies, limits, suspension and the actions at their times, on a
@@ -114,7 +115,7 @@ public final class FoundationRun: @unchecked Sendable {
     }
   }
 
-  static func qos(_ q: OpsEngine.QualityOfService) -> Foundation.QualityOfService {
+  static func qos(_ q: QoS) -> Foundation.QualityOfService {
     switch q {
     case .userInteractive: .userInteractive
     case .userInitiated: .userInitiated

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Which operations started at each instant, in time order: how a run on the virtual clock and a
 /// run on Foundation are compared (starts at the same instant have no order a real queue keeps).

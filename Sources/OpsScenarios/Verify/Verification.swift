@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 
 /// `opsview verify`: the scenario's queue-level part on Foundation's OperationQueue against the
 /// engine's trace: which operations started, in what order of instants, and when.
