@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 import Testing
 
 @testable import OpsBoard

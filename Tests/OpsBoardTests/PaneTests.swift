@@ -1,5 +1,6 @@
 import OpsCells
 import OpsEngine
+import OpsEvents
 import Testing
 
 @testable import OpsBoard

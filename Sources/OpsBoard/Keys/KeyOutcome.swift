@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What a key asks of the session, as a value: decided from the board as shown (`KeyDecisions`)
 /// without changing anything, then carried out by the session. So key logic is tested on these

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// A moment's caption in its box: its title, the key that continues, as many lines as the box
 /// holds, the caption first and then its claims.

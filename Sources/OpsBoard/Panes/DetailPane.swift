@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// The detail view's body: the selected operation's document (`detailLines`), scrolled, with its
 /// state machine beside it when the screen is wide, under it when not.

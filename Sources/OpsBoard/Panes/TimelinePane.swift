@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// One row per operation, time across: each cell filled with the state the operation was in then;
 /// the selected row highlighted and kept in view, the moment shown kept in view as time passes.

@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// Every warning so far: when, about what, which kind, and its message wrapped under it; scrolled.
 struct WarningsPane: Pane {

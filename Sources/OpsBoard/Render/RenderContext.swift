@@ -1,4 +1,5 @@
 import OpsEngine
+import OpsEvents
 
 /// What a frame is drawn from: the model (the engine's story), the facts of playback, the key map
 /// (what keys do) and the frame's settings. Panes read it and never change it.
