@@ -19,7 +19,7 @@ extension BoardSession {
 
   /// Where the caption on screen returns to: the presenter layout when it was drawn over it.
   var momentReturnView: BoardView {
-    (ui.views[.moment] as? MomentView)?.overPresenter == true ? .presenter : .board
+    ui.views.moment.overPresenter ? .presenter : .board
   }
 
   /// The moments reached so far in this run, in the order reached (indices into the scenario's list).
@@ -54,7 +54,7 @@ extension BoardSession {
     view.claims = moments.moments[i].claims
     if !view.claims.isEmpty { view.timeline = momentTimeline() }
     view.time = liveModel.now
-    ui.views[.moment] = view
+    ui.views.moment = view
     // The operation the moment is about is the one the board explains.
     if case .state(let operation, _) = moments.moments[i].trigger { select(operation: operation) }
     ui.view = .moment
@@ -82,11 +82,8 @@ extension BoardSession {
 
   /// A key changed the run at a moment: its claims are judged again against the new future.
   func refreshMomentClaims() {
-    guard var view = ui.views[.moment] as? MomentView, !view.claims.isEmpty,
-      moments.current == view.index
-    else { return }
-    view.timeline = momentTimeline()
-    ui.views[.moment] = view
+    guard !ui.views.moment.claims.isEmpty, moments.current == ui.views.moment.index else { return }
+    ui.views.moment.timeline = momentTimeline()
   }
 
   /// The `m` key: shows a moment that is waiting, else closes the caption and plays on.

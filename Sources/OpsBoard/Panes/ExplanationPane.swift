@@ -1,13 +1,26 @@
 import OpsEngine
 import OpsEvents
 
-extension BoardRenderer {
+/// The why lines under the operations table.
+struct ExplanationPane: Pane {
+  var lines: [Pieces]
+
+  func render(_ r: Rect, _ frame: inout BoardRenderer) {
+    for (i, line) in lines.prefix(r.height).enumerated() {
+      var x = r.x + 1
+      for piece in line {
+        x += frame.canvas.put(piece.text, x: x, y: r.y + i, width: r.maxX - x, style: piece.style)
+      }
+    }
+  }
+
   /// `why rateApp: waiting for the Alert exclusivity lock held by banner`, from the engine's
   /// projection, wrapped under its text onto as many rows as it needs (the layout gives them, up to
   /// `maxRows`, by default `BoardLayout.maximumExplanationRows`; a longer one ends in …). Each line
   /// is styled pieces.
-  func explanationLines(
-    _ shared: SharedState, width: Int, maxRows: Int = BoardLayout.maximumExplanationRows
+  static func lines(
+    _ shared: SharedState, in model: BoardModel, width: Int,
+    maxRows: Int = BoardLayout.maximumExplanationRows
   ) -> [Pieces] {
     let lead = "why "
     if let op = shared.selectedRow(in: model) {
@@ -33,15 +46,6 @@ extension BoardRenderer {
       return [[(lead, .title), (name + ": ", .bold), ("not added yet at this moment", .dim)]]
     }
     return [[]]
-  }
-
-  mutating func drawExplanation(_ r: Rect, _ lines: [Pieces]) {
-    for (i, line) in lines.prefix(r.height).enumerated() {
-      var x = r.x + 1
-      for piece in line {
-        x += canvas.put(piece.text, x: x, y: r.y + i, width: r.maxX - x, style: piece.style)
-      }
-    }
   }
 
   /// The projection's explanation, or what the operation is doing when nothing holds it.

@@ -1,30 +1,35 @@
 import OpsEngine
 import OpsEvents
 
-extension BoardRenderer {
-  /// The newest events, oldest at the top, so the latest line sits just above the status line.
-  /// Observer bookkeeping is left to the full log (`l`).
-  mutating func drawLog(_ r: Rect) {
-    canvas.titleRule("Log", in: r, right: "l: full log")
+/// The newest events, oldest at the top, so the latest line sits just above the status line.
+/// Observer bookkeeping is left to the full log (`l`).
+struct LogPane: Pane {
+  func render(_ r: Rect, _ frame: inout BoardRenderer) {
+    frame.canvas.titleRule("Log", in: r, right: "l: full log")
     let rows = r.rows(from: 1, count: r.height - 1)
-    let entries = model.newestTellingLog(rows.height)
-    let subjectWidth = min(max(model.longestOperationName, model.longestQueueName, 7), 16)
+    let entries = frame.model.newestTellingLog(rows.height)
+    let subjectWidth = min(
+      max(frame.model.longestOperationName, frame.model.longestQueueName, 7), 16)
     for (i, entry) in entries.enumerated() {
-      drawLogLine(entry, x: rows.x, y: rows.y + i, width: rows.width, subjectWidth: subjectWidth)
+      Self.drawLine(
+        entry, x: rows.x, y: rows.y + i, width: rows.width, subjectWidth: subjectWidth, &frame)
     }
   }
 
   /// One log line in columns: time, subject (a command's target), what happened.
-  mutating func drawLogLine(_ entry: LogEntry, x: Int, y: Int, width: Int, subjectWidth: Int) {
-    stats.logLinesDrawn += 1
-    canvas.putRight(clockText(entry.time), maxX: x + 8, y: y, style: .dim)
+  static func drawLine(
+    _ entry: LogEntry, x: Int, y: Int, width: Int, subjectWidth: Int,
+    _ frame: inout BoardRenderer
+  ) {
+    frame.stats.logLinesDrawn += 1
+    frame.canvas.putRight(clockText(entry.time), maxX: x + 8, y: y, style: .dim)
     var mx = x + 10
-    canvas.put(entry.subject, x: mx, y: y, width: subjectWidth)
+    frame.canvas.put(entry.subject, x: mx, y: y, width: subjectWidth)
     mx += subjectWidth + 2
-    canvas.put(entry.shownMessage, x: mx, y: y, width: x + width - mx, style: Self.logStyle(entry))
+    frame.canvas.put(entry.shownMessage, x: mx, y: y, width: x + width - mx, style: style(entry))
   }
 
-  static func logStyle(_ entry: LogEntry) -> Style {
+  static func style(_ entry: LogEntry) -> Style {
     switch entry.event.kind {
     case .command: Style(fg: .yellow, attrs: .bold)
     case .state(_, _, let to, _): Style(fg: StateLook.color(to))

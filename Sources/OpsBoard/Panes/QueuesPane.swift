@@ -1,81 +1,88 @@
 import OpsEngine
 import OpsEvents
 
-extension BoardRenderer {
-  /// One row per queue: name, running/suspended, executing/limit, counts per state, a bar of them.
-  mutating func drawQueues(_ r: Rect, _ shared: SharedState, scroll: inout Int) {
-    canvas.titleRule("Queues", in: r, right: "\(model.queues.count)")
+/// One row per queue: name, running/suspended, executing/limit, counts per state, a bar of them.
+struct QueuesPane: Pane {
+  /// The highlighted row.
+  var selectedQueue: Int
+  /// The first queue shown: moved so the selected one is in view.
+  var scroll: Int
+
+  mutating func render(_ r: Rect, _ frame: inout BoardRenderer) {
+    frame.canvas.titleRule("Queues", in: r, right: "\(frame.model.queues.count)")
     let rows = r.rows(from: 1, count: r.height - 1)
     guard !rows.isEmpty else { return }
     scroll = ScrollWindow.top(
-      scroll, keeping: shared.selectedQueue, visible: rows.height, count: model.queues.count)
-    if model.queues.isEmpty {
-      canvas.put(" no queues yet", x: rows.x, y: rows.y, style: .dim)
+      scroll, keeping: selectedQueue, visible: rows.height, count: frame.model.queues.count)
+    if frame.model.queues.isEmpty {
+      frame.canvas.put(" no queues yet", x: rows.x, y: rows.y, style: .dim)
       return
     }
-    let nameWidth = min(max(model.longestQueueName, 5), 18)
+    let nameWidth = min(max(frame.model.longestQueueName, 5), 18)
     let barWidth = rows.width >= 100 ? 30 : rows.width >= 70 ? 16 : 8
     for line in 0..<rows.height {
       let index = scroll + line
-      guard index < model.queues.count else { break }
-      stats.queueRowsDrawn += 1
-      let q = model.queues[index]
+      guard index < frame.model.queues.count else { break }
+      frame.stats.queueRowsDrawn += 1
+      let q = frame.model.queues[index]
       let y = rows.y + line
-      let selected = index == shared.selectedQueue
+      let selected = index == selectedQueue
       var x = rows.x
-      canvas.put(selected ? "›" : " ", x: x, y: y, style: .bold)
+      frame.canvas.put(selected ? "›" : " ", x: x, y: y, style: .bold)
       x += 1
-      canvas.put(q.name, x: x, y: y, width: nameWidth, style: selected ? .bold : .plain)
+      frame.canvas.put(q.name, x: x, y: y, width: nameWidth, style: selected ? .bold : .plain)
       x += nameWidth + 1
       if q.suspended {
-        canvas.put("‖ suspended", x: x, y: y, style: Style(fg: .yellow, attrs: .bold))
+        frame.canvas.put("‖ suspended", x: x, y: y, style: Style(fg: .yellow, attrs: .bold))
       } else {
-        canvas.put("▶ running", x: x, y: y, style: Style(fg: .green))
+        frame.canvas.put("▶ running", x: x, y: y, style: Style(fg: .green))
       }
       x += 12
       let limit = "\(q.executing)/\(q.limitText)"
       let atLimit = q.maxConcurrent.map { q.executing >= $0 } ?? false
-      canvas.putRight(limit, maxX: x + 6, y: y, style: atLimit ? .bold : .plain)
+      frame.canvas.putRight(limit, maxX: x + 6, y: y, style: atLimit ? .bold : .plain)
       x += 8
       let countsEnd = rows.maxX - barWidth - 2
       // Cancelled ones that finished are counted once, as ✕, not also as ✓: the numbers add up
       // to the queue's operations.
-      let cancelledDone = cancelledAndFinished(q)
+      let cancelledDone = Self.cancelledAndFinished(q, in: frame.model)
       var counts = q.counts
       counts[.finished] -= cancelledDone
       for state in OperationState.allCases where counts[state] > 0 {
-        let text = "\(StateLook.glyph(state, ascii: ascii))\(counts[state])"
+        let text = "\(StateLook.glyph(state, ascii: frame.ascii))\(counts[state])"
         guard x + text.count <= countsEnd else { break }
-        x += canvas.put(text, x: x, y: y, style: StateLook.style(state)) + 1
+        x += frame.canvas.put(text, x: x, y: y, style: StateLook.style(state)) + 1
       }
       if cancelledDone > 0 {
-        let text = "\(StateLook.cancelledGlyph(ascii: ascii))\(cancelledDone)"
+        let text = "\(StateLook.cancelledGlyph(ascii: frame.ascii))\(cancelledDone)"
         if x + text.count <= countsEnd {
-          canvas.put(text, x: x, y: y, style: StateLook.cancelled)
+          frame.canvas.put(text, x: x, y: y, style: StateLook.cancelled)
         }
       }
       if countsEnd > rows.x + 30 {
-        drawStateBar(
-          counts, cancelled: cancelledDone, x: rows.maxX - barWidth - 1, y: y, width: barWidth)
+        Self.drawStateBar(
+          counts, cancelled: cancelledDone, x: rows.maxX - barWidth - 1, y: y, width: barWidth,
+          canvas: &frame.canvas)
       }
       if selected {
-        canvas.highlight(Rect(x: rows.x, y: y, width: rows.width, height: 1), .reverse)
+        frame.canvas.highlight(Rect(x: rows.x, y: y, width: rows.width, height: 1), .reverse)
       }
     }
   }
 
   /// Operations of the queue that finished cancelled. Only unfinished members are looked at, and
   /// only when the queue has cancelled operations at all.
-  func cancelledAndFinished(_ q: QueueInfo) -> Int {
+  static func cancelledAndFinished(_ q: QueueInfo, in model: BoardModel) -> Int {
     guard q.cancelled > 0 else { return 0 }
     return q.cancelled - model.projection.members(of: q.name).filter(\.cancelled).count
   }
 
   /// A compact bar: one cell per share of operations, each drawn with its state's glyph and colour,
   /// finished on the left (cancelled ones as ✕), waiting on the right. Empty cells are dim dots.
-  mutating func drawStateBar(
-    _ counts: StateCounts, cancelled: Int = 0, x: Int, y: Int, width: Int
+  static func drawStateBar(
+    _ counts: StateCounts, cancelled: Int = 0, x: Int, y: Int, width: Int, canvas: inout Canvas
   ) {
+    let ascii = canvas.ascii
     let order: [OperationState] = [
       .finished, .finishing, .executing, .ready, .evaluatingConditions, .pending, .initialized,
     ]

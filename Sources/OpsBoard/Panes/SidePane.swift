@@ -1,33 +1,36 @@
 import OpsEngine
 import OpsEvents
 
-extension BoardRenderer {
-  /// The selected operation at a glance: who it waits for and who waits for it, where it is in the
-  /// lifecycle, its flags, conditions and errors.
-  mutating func drawSide(_ r: Rect, _ shared: SharedState) {
-    guard let op = shared.selectedRow(in: model) else {
-      canvas.titleRule("Selected operation", in: r.rows(from: 0, count: 1))
-      canvas.put(" none: the list is empty", x: r.x, y: r.y + 1, width: r.width, style: .dim)
+/// The selected operation at a glance: who it waits for and who waits for it, where it is in the
+/// lifecycle, its flags, conditions and errors (the board's side column, when the screen is wide).
+struct SidePane: Pane {
+  var selection: SharedState
+
+  func render(_ r: Rect, _ frame: inout BoardRenderer) {
+    guard let op = selection.selectedRow(in: frame.model) else {
+      frame.canvas.titleRule("Selected operation", in: r.rows(from: 0, count: 1))
+      frame.canvas.put(" none: the list is empty", x: r.x, y: r.y + 1, width: r.width, style: .dim)
       return
     }
     var y = r.y
-    canvas.titleRule(op.name, in: r.rows(from: 0, count: 1))
+    frame.canvas.titleRule(op.name, in: r.rows(from: 0, count: 1))
     y += 1
     var facts =
       " \(op.queue) · \(op.kind.rawValue) · \(op.priority.rawValue) · qos \(BoardText.qos(op.qos))"
     if let g = op.parent { facts += " · child of \(g)" }
     if let p = op.producedBy { facts += " · made by \(p)" }
-    canvas.put(facts, x: r.x, y: y, width: r.width, style: .dim)
+    frame.canvas.put(facts, x: r.x, y: y, width: r.width, style: .dim)
     y += 1
     var x = r.x + 1
     let look = StateLook.style(op.state)
-    canvas.set(StateLook.glyph(op.state, ascii: ascii), x: x, y: y, style: look)
+    frame.canvas.set(StateLook.glyph(op.state, ascii: frame.ascii), x: x, y: y, style: look)
     x += 2
-    x += canvas.put(op.state.rawValue, x: x, y: y, style: look.with(.bold))
-    x += canvas.put(" for \(durationText(op.timeInState(at: model.now)))", x: x, y: y, style: .dim)
+    x += frame.canvas.put(op.state.rawValue, x: x, y: y, style: look.with(.bold))
+    x += frame.canvas.put(
+      " for \(durationText(op.timeInState(at: frame.model.now)))", x: x, y: y, style: .dim)
     if op.cancelled {
-      canvas.put(
-        "  \(StateLook.cancelledGlyph(ascii: ascii)) cancelled"
+      frame.canvas.put(
+        "  \(StateLook.cancelledGlyph(ascii: frame.ascii)) cancelled"
           + (op.cancelCause.map { " (\($0.rawValue))" } ?? ""),
         x: x, y: y, width: r.maxX - x, style: StateLook.cancelled)
     }
@@ -38,34 +41,35 @@ extension BoardRenderer {
     let roomForMachine = bottom - y - 2 - StateMachineDiagram.height >= 2
     let depRows = min(
       wanted, 8, max(1, bottom - y - 1 - (roomForMachine ? StateMachineDiagram.height + 2 : 3)))
-    canvas.titleRule(
+    frame.canvas.titleRule(
       "Dependencies", in: Rect(x: r.x, y: y, width: r.width, height: 1),
-      right: ascii ? "<-- points at what is waited for" : "◄ points at what is waited for")
+      right: frame.ascii ? "<-- points at what is waited for" : "◄ points at what is waited for")
     y += 1
-    drawDependencyGraph(op, in: Rect(x: r.x, y: y, width: r.width, height: depRows))
+    Self.drawDependencyGraph(op, in: Rect(x: r.x, y: y, width: r.width, height: depRows), &frame)
     y += depRows
     if roomForMachine && r.width >= StateMachineDiagram.minimumWidth {
-      canvas.titleRule("State machine", in: Rect(x: r.x, y: y, width: r.width, height: 1))
+      frame.canvas.titleRule("State machine", in: Rect(x: r.x, y: y, width: r.width, height: 1))
       y += 1
-      StateMachineDiagram.draw(
-        op, in: Rect(x: r.x, y: y, width: r.width, height: StateMachineDiagram.height),
-        canvas: &canvas)
+      StateMachinePane(operation: op).render(
+        Rect(x: r.x, y: y, width: r.width, height: StateMachineDiagram.height), &frame)
       y += StateMachineDiagram.height
     } else if y < bottom {
       let f = op.flags
-      canvas.put(
+      frame.canvas.put(
         " isReady=\(f.isReady) isExecuting=\(f.isExecuting) isFinished=\(f.isFinished) isCancelled=\(f.isCancelled)",
         x: r.x, y: y, width: r.width, style: .dim)
       y += 1
     }
     guard y + 1 < bottom else { return }
-    canvas.titleRule("Conditions & errors", in: Rect(x: r.x, y: y, width: r.width, height: 1))
+    frame.canvas.titleRule("Conditions & errors", in: Rect(x: r.x, y: y, width: r.width, height: 1))
     y += 1
-    drawConditionsAndErrors(op, in: Rect(x: r.x, y: y, width: r.width, height: bottom - y))
+    Self.drawConditionsAndErrors(
+      op, in: Rect(x: r.x, y: y, width: r.width, height: bottom - y), &frame.canvas)
   }
 
   /// One line per condition with its status, then the errors.
-  mutating func drawConditionsAndErrors(_ op: OperationInfo, in r: Rect) {
+  static func drawConditionsAndErrors(_ op: OperationInfo, in r: Rect, _ canvas: inout Canvas) {
+    let ascii = canvas.ascii
     var y = r.y
     if op.conditions.isEmpty && op.errors.isEmpty {
       canvas.put(" no conditions, no errors", x: r.x, y: y, width: r.width, style: .dim)
@@ -85,10 +89,14 @@ extension BoardRenderer {
 
   /// The operations it waits for on the left, those waiting for it on the right, joined by edges in
   /// the colour of the dependency's state (green once it finished).
-  mutating func drawDependencyGraph(_ op: OperationInfo, in r: Rect) {
+  static func drawDependencyGraph(
+    _ op: OperationInfo, in r: Rect, _ frame: inout BoardRenderer
+  ) {
+    let model = frame.model
+    let ascii = frame.ascii
     guard r.height > 0, r.width > 20 else { return }
     if op.dependencies.isEmpty && op.dependents.isEmpty {
-      canvas.put(
+      frame.canvas.put(
         " none, either way", x: r.x, y: r.y, width: r.width,
         style: .dim)
       return
@@ -130,22 +138,22 @@ extension BoardRenderer {
     }
     for (i, name) in left.shown.enumerated() {
       let y = r.y + i
-      let end = leftX + label(name, x: leftX, y: y, width: sideWidth, canvas: &canvas)
+      let end = leftX + label(name, x: leftX, y: y, width: sideWidth, canvas: &frame.canvas)
       let color = model.operation(named: name).map { StateLook.style($0.state) } ?? .dim
       edges.horizontal(y: y, from: end + 1, to: join1, style: Style(fg: color.fg))
       edges.arrow(x: end + 1, y: y, pointing: false, style: Style(fg: color.fg))
       edges.vertical(x: join1, from: y, to: centerY, style: Style(fg: color.fg))
     }
     if left.more > 0 {
-      canvas.put(
+      frame.canvas.put(
         "+\(left.more) more", x: leftX, y: r.y + left.shown.count, width: sideWidth, style: .dim)
     }
     if !left.shown.isEmpty {
       edges.horizontal(y: centerY, from: join1, to: centerX - 2, style: Style(fg: .gray))
     }
-    canvas.set(
+    frame.canvas.set(
       StateLook.glyph(op.state, ascii: ascii), x: centerX, y: centerY, style: opStyle.with(.bold))
-    canvas.put(
+    frame.canvas.put(
       op.name, x: centerX + 2, y: centerY, width: shownName, style: opStyle.with([.bold, .reverse]))
     if !right.shown.isEmpty {
       let style = Style(fg: opStyle.fg)
@@ -155,14 +163,14 @@ extension BoardRenderer {
         let y = r.y + i
         edges.vertical(x: join2, from: centerY, to: y, style: style)
         edges.horizontal(y: y, from: join2, to: rightX - 2, style: style)
-        _ = label(name, x: rightX, y: y, width: r.maxX - rightX, canvas: &canvas)
+        _ = label(name, x: rightX, y: y, width: r.maxX - rightX, canvas: &frame.canvas)
       }
       if right.more > 0 {
-        canvas.put(
+        frame.canvas.put(
           "+\(right.more) more", x: rightX, y: r.y + right.shown.count, width: r.maxX - rightX,
           style: .dim)
       }
     }
-    edges.draw(into: &canvas, clip: r)
+    edges.draw(into: &frame.canvas, clip: r)
   }
 }

@@ -1,6 +1,16 @@
 import OpsEngine
 import OpsEvents
 
+/// The state machine of one operation (or of none: every state dim), as `StateMachineDiagram`
+/// draws it.
+struct StateMachinePane: Pane {
+  var operation: OperationInfo?
+
+  func render(_ r: Rect, _ frame: inout BoardRenderer) {
+    StateMachineDiagram.draw(operation, in: r, canvas: &frame.canvas)
+  }
+}
+
 /// The lifecycle diagram, drawn top to bottom with the two shortcuts on the right: pending → ready
 /// (no conditions, or cancelled) and ready → finishing (cancelled or failed conditions: main() never runs).
 /// A mutual-exclusivity category is a condition (ProcedureKit's `MutuallyExclusive`): such an operation

@@ -67,7 +67,7 @@ struct PresenterView: ViewComponent {
   ) -> Rect {
     // The why text and the last key's effect in full, wrapped, never cut: the table and the state
     // machine take the rest (the table at least its title, header and a few rows).
-    let why = renderer.explanationLines(shared, width: r.width, maxRows: .max)
+    let why = ExplanationPane.lines(shared, in: renderer.model, width: r.width, maxRows: .max)
     // ` s ` reversed, a space, then the effect: it wraps under itself.
     let keyLines =
       renderer.lastKey.map { TextWrap.wrap($0.effect, width: r.width - 4 - $0.key.count) } ?? []
@@ -87,8 +87,9 @@ struct PresenterView: ViewComponent {
       top.width - machineWidth >= 30 && top.height >= StateMachineDiagram.diagramHeight
     let titled = top.height > StateMachineDiagram.diagramHeight
     let tableWidth = showMachine ? top.width - machineWidth - 1 : top.width
-    renderer.drawOperations(
-      Rect(x: top.x, y: top.y, width: tableWidth, height: top.height), shared, scroll: &scroll)
+    var table = OperationsPane(selection: shared, scroll: scroll)
+    table.render(Rect(x: top.x, y: top.y, width: tableWidth, height: top.height), &renderer)
+    scroll = table.scroll
     if showMachine {
       let x = top.x + tableWidth + 1
       for y in top.y..<top.maxY { renderer.canvas.set("│", x: x - 1, y: y, style: .rule) }
@@ -100,11 +101,10 @@ struct PresenterView: ViewComponent {
           in: Rect(x: x, y: y, width: machineWidth, height: 1))
         y += 1
       }
-      StateMachineDiagram.draw(
-        op,
-        in: Rect(
+      StateMachinePane(operation: op).render(
+        Rect(
           x: x, y: y, width: machineWidth, height: min(StateMachineDiagram.height, top.maxY - y)),
-        canvas: &renderer.canvas)
+        &renderer)
     }
     // Below the table and the diagram: cleared first, so nothing drawn above runs into it.
     renderer.canvas.fill(Rect(x: r.x, y: top.maxY, width: r.width, height: r.maxY - top.maxY))
@@ -117,9 +117,8 @@ struct PresenterView: ViewComponent {
         renderer.canvas.put(line, x: x + 1, y: y + i, width: r.maxX - x - 1, style: .bold)
       }
     }
-    renderer.drawExplanation(
-      Rect(x: r.x, y: r.maxY - whyRows, width: r.width, height: whyRows), Array(why.prefix(whyRows))
-    )
+    ExplanationPane(lines: Array(why.prefix(whyRows))).render(
+      Rect(x: r.x, y: r.maxY - whyRows, width: r.width, height: whyRows), &renderer)
     return gap
   }
 }
@@ -129,9 +128,8 @@ extension BoardSession {
   public func present() {
     // A moment reached before the layout was chosen (one at 0 s, shown as the board starts) keeps
     // its caption, now over the presenter.
-    if ui.view == .moment, var moment = ui.views[.moment] as? MomentView {
-      moment.overPresenter = true
-      ui.views[.moment] = moment
+    if ui.view == .moment {
+      ui.views.moment.overPresenter = true
       ui.returnView = .presenter
       return
     }
@@ -144,8 +142,8 @@ extension BoardSession {
     for view in [ui.view] + ui.trail.reversed() {
       switch view {
       case .presenter: return true
-      case .moment: return (ui.views[.moment] as? MomentView)?.overPresenter == true
-      case .quiz: return (ui.views[.quiz] as? QuizView)?.overPresenter == true
+      case .moment: return ui.views.moment.overPresenter
+      case .quiz: return ui.views.quiz.overPresenter
       case .board: return false
       default: continue
       }

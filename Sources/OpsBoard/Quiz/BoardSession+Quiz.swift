@@ -10,23 +10,21 @@ extension BoardSession {
 
   /// The question on screen, if one waits for an answer.
   public var quizQuestion: QuizQuestion? {
-    guard ui.view == .quiz, let v = quizView, v.phase == .asking else { return nil }
-    return v.question
+    guard ui.view == .quiz, ui.views.quiz.phase == .asking else { return nil }
+    return ui.views.quiz.question
   }
   /// The question whose answer is on screen, with the choice picked.
   public var quizReveal: (question: QuizQuestion, picked: Int)? {
-    guard ui.view == .quiz, let v = quizView, case .revealed(let p) = v.phase,
-      let q = v.question
+    guard ui.view == .quiz, case .revealed(let p) = ui.views.quiz.phase,
+      let q = ui.views.quiz.question
     else { return nil }
     return (q, p)
   }
 
-  private var quizView: QuizView? { ui.views[.quiz] as? QuizView }
-
   /// `play --quiz`, and the toggle key.
   public func setQuiz(_ on: Bool) {
     quiz.enabled = on
-    if !on, ui.view == .quiz { ui.view = quizView?.returnView ?? .board }
+    if !on, ui.view == .quiz { ui.view = ui.views.quiz.returnView }
   }
 
   func toggleQuiz() {
@@ -54,8 +52,8 @@ extension BoardSession {
   /// question, or one is waiting for its answer.
   func quizTakes(_ action: BoardAction) -> Bool {
     guard quiz.enabled, replay == nil else { return false }
-    if ui.view == .quiz, let v = quizView {
-      if v.phase == .asking {
+    if ui.view == .quiz {
+      if ui.views.quiz.phase == .asking {
         ui.status = StatusMessage("answer first: ↑↓ choose, Enter answers, Esc puts it away")
         return true
       }
@@ -96,7 +94,7 @@ extension BoardSession {
     view.returnView = ui.view
     view.overPresenter = isPresenting
     view.score = quiz
-    ui.views[.quiz] = view
+    ui.views.quiz = view
     ui.view = .quiz
     ui.status = StatusMessage("predict: ↑↓ choose, Enter answers (1-\(question.choices.count) too)")
     return true
@@ -104,7 +102,8 @@ extension BoardSession {
 
   /// Enter (or a number) on the question; on the reveal, closes it.
   func answerQuiz(_ input: KeyInput) {
-    guard var view = quizView, let q = view.question else { return }
+    var view = ui.views.quiz
+    guard let q = view.question else { return }
     guard view.phase == .asking else {
       closeQuiz()
       return
@@ -131,7 +130,7 @@ extension BoardSession {
     view.phase = .revealed(picked: picked)
     view.changes = log[before...].filter { !$0.isBookkeeping }.map(\.line)
     view.score = quiz
-    ui.views[.quiz] = view
+    ui.views.quiz = view
     ui.view = .quiz
     select(operation: q.focus)
     ui.status = StatusMessage(
@@ -143,7 +142,8 @@ extension BoardSession {
 
   /// Esc: the question goes away unscored, or the reveal closes.
   func closeQuiz() {
-    guard let view = quizView, ui.view == .quiz else { return }
+    let view = ui.views.quiz
+    guard ui.view == .quiz else { return }
     if view.phase == .asking {
       ui.status = StatusMessage("question put away: not scored")
     }

@@ -154,8 +154,8 @@ extension BoardRenderer {
   /// After the answer the choice keys do nothing: the footer says what Enter, Esc and `.` do then
   /// (read from the key map). Nil while asking, or when no reveal is on screen.
   func quizRevealFooter(_ ui: BoardUIState) -> [FooterItem]? {
-    guard ui.view == .quiz, let view = ui.views[.quiz] as? QuizView, view.phase != .asking
-    else { return nil }
+    let view = ui.views.quiz
+    guard ui.view == .quiz, view.phase != .asking else { return nil }
     let close = [
       keyMap.keyLabel(.answerQuiz, in: .quiz, ascii: ascii),
       keyMap.keyLabel(.closeQuiz, in: .quiz, ascii: ascii),

@@ -65,10 +65,8 @@ extension BoardSession {
 
   /// Sends a view one of its own actions. False when it leaves the action to the session.
   private func dispatchToView(_ action: BoardAction, _ input: KeyInput) -> Bool {
-    var view = ui.component(ui.view)
     var context = makeContext()
-    let handled = view.perform(action, input: input, &context)
-    ui.views[ui.view] = view
+    let handled = ui.views.perform(ui.view, action, input: input, &context)
     apply(context)
     return handled
   }
@@ -88,7 +86,7 @@ extension BoardSession {
     case .editFilter?:
       ui.input = TextInput(purpose: .filter, text: ui.shared.operations.query)
     case .editSearch?:
-      let query = (ui.views[.log] as? LogView)?.query ?? ""
+      let query = ui.views.log.query
       ui.input = TextInput(purpose: .search, text: query)
     case nil: break
     }
@@ -118,12 +116,21 @@ extension BoardSession {
 
   private func answer(_ c: Confirmation, _ input: KeyInput) -> Bool {
     ui.confirmation = nil
-    guard input == .character("y") || input == .character("Y") else {
-      ui.status = StatusMessage("not confirmed: nothing changed")
-      return true
-    }
-    switch c.action {
-    case .cancelAll(let queue, let named): cancelAll(queue, named: named)
+    if case .cancelAll = c.action, KeyDecisions.isYes(input) { showHeldBack() }
+    carryOut(KeyDecisions.answer(c, input, in: model))
+    return true
+  }
+
+  /// Does what a key decided.
+  private func carryOut(_ outcome: KeyOutcome) {
+    switch outcome {
+    case .send(let command, let applied): send(command, applied: applied)
+    case .cancelAll(let queue, let named):
+      send(
+        .cancelAll(queue: queue),
+        applied: "cancelAll on \(queue): every unfinished operation in it is cancelled",
+        perform: { self.source.cancel(named: named, in: queue) })
+    case .ask(let confirmation): ui.confirmation = confirmation
     case .restart:
       if let problem = restartFromScenario() {
         // The first line of the loader's report: the status line is one line.
@@ -134,8 +141,11 @@ extension BoardSession {
       } else {
         ui.status = StatusMessage("restarted from the beginning", .applied)
       }
+    case .toggle(let view): toggle(view)
+    case .open(let view): open(view)
+    case .say(let message): ui.status = message
+    case .quit, .session: break
     }
-    return true
   }
 
   // MARK: - Typing a filter or a search
@@ -174,10 +184,8 @@ extension BoardSession {
     switch line.purpose {
     case .filter: ui.shared.operations.setQuery(line.text)
     case .search:
-      var view = (ui.views[.log] as? LogView) ?? LogView()
       var context = makeContext()
-      view.search(line.text, &context)
-      ui.views[.log] = view
+      ui.views.log.search(line.text, &context)
       ui.status = context.status
     }
   }
@@ -185,8 +193,8 @@ extension BoardSession {
   // MARK: - Actions of the session
 
   func perform(_ action: BoardAction, input: KeyInput) -> Bool {
-    if let type = ViewRegistry.all.first(where: { $0.opener?.action == action }) {
-      toggle(type.id)
+    if case .toggle(let view) = KeyDecisions.outcome(of: action, in: model, selection: ui.shared) {
+      toggle(view)
       return true
     }
     if action == .nextMoment, ![.moment, .quiz].contains(ui.view), ui.trail.contains(.moment),
@@ -195,19 +203,20 @@ extension BoardSession {
       // From a view opened at a moment: as at the caption (the quiz asks there first).
       open(.moment)
     }
-    switch action {
-    case _ where quizHolds(action): break
+    if quizHolds(action) { return true }
+    // Decide from everything the engine did (see `showHeldBack`), on a selection in range.
+    if KeyDecisions.engineActions.contains(action), action != .cancelAll { showHeldBack() }
+    if action == .openDetail || action == .cancelOperation { ui.shared.clampSelection(model) }
+    switch KeyDecisions.outcome(of: action, in: model, selection: ui.shared) {
     case .quit: return false
+    case .session: break
+    case let outcome:
+      carryOut(outcome)
+      return true
+    }
+    switch action {
     case .help: setHelp(true)
-    case .openDetail:
-      if selectedOrRefuse("show") != nil { open(.detail) }
     case .back: back()
-    case .suspendResume: suspendOrResume()
-    case .raiseLimit: changeLimit(up: true)
-    case .lowerLimit: changeLimit(up: false)
-    case .unlimited: removeLimit()
-    case .cancelOperation: cancelSelected()
-    case .cancelAll: confirmCancelAll()
     case .pauseResume where replay != nil:
       resumeFromReplay()
     case .pauseResume:
@@ -267,10 +276,8 @@ extension BoardSession {
       // In place of a side view: the detail view's own origin (a side view) goes with it.
       while let last = ui.trail.last, !Self.homeViews.contains(last) { ui.trail.removeLast() }
     }
-    var component = ui.component(view)
     var context = makeContext()
-    component.opened(&context)
-    ui.views[view] = component
+    ui.views.opened(view, &context)
     ui.view = view
   }
 
@@ -281,9 +288,8 @@ extension BoardSession {
     }
     if ui.view == view {
       back()
-    } else if view == .presenter, ui.view == .moment, let moment = ui.views[.moment] as? MomentView
-    {
-      presentUnderMoment(!moment.overPresenter)
+    } else if view == .presenter, ui.view == .moment {
+      presentUnderMoment(!ui.views.moment.overPresenter)
     } else {
       open(view)
     }
@@ -291,9 +297,7 @@ extension BoardSession {
 
   /// P at a moment: the caption stays, the presenter layout (or the board) goes under it.
   private func presentUnderMoment(_ on: Bool) {
-    guard var moment = ui.views[.moment] as? MomentView else { return }
-    moment.overPresenter = on
-    ui.views[.moment] = moment
+    ui.views.moment.overPresenter = on
     ui.returnView = momentReturnView
     let key = keyMap.keyLabel(.presenter, ascii: false) ?? "P"
     ui.status = StatusMessage(

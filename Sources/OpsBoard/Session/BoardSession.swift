@@ -408,12 +408,17 @@ public final class BoardSession: InteractiveBoard {
       quiz: quiz.enabled ? (quiz.right, quiz.asked) : nil)
   }
 
-  public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
-    screen = (width, height)
-    var renderer = BoardRenderer(
+  /// What the panes of the next frame are drawn from.
+  func renderContext(ascii: Bool) -> RenderContext {
+    RenderContext(
       model: model, info: playback, notes: notes,
       fullLog: log[..<(replay?.position ?? log.count)], workSettings: workSettings,
-      keyMap: keyMap, width: width, height: height, ascii: ascii)
+      keyMap: keyMap, ascii: ascii, lastKey: ui.lastKey, viewBeneath: ui.viewBeneath)
+  }
+
+  public func render(width: Int, height: Int, ascii: Bool) -> CellGrid {
+    screen = (width, height)
+    var renderer = BoardRenderer(context: renderContext(ascii: ascii), width: width, height: height)
     var grid = renderer.render(&ui)
     theme.apply(to: &grid)
     lastStats = renderer.stats
@@ -421,7 +426,7 @@ public final class BoardSession: InteractiveBoard {
   }
 
   /// The graph view's layout, if it was drawn (tests check it is kept between frames).
-  var graphLayout: DAGLayout? { (ui.views[.graph] as? GraphView)?.layout }
+  var graphLayout: DAGLayout? { ui.views.graph.layout }
   /// The graph's layout being built over frames, if any (tests).
-  var graphBuilding: DAGLayoutBuilder? { (ui.views[.graph] as? GraphView)?.building }
+  var graphBuilding: DAGLayoutBuilder? { ui.views.graph.building }
 }

@@ -14,8 +14,8 @@ public struct StatusMessage: Sendable, Equatable {
 }
 
 /// A destructive key waiting for y or n in the status line (as k9s asks).
-struct Confirmation {
-  enum Action {
+struct Confirmation: Equatable {
+  enum Action: Equatable {
     /// `operations`: the unfinished operations the question counted; a `y` applies to them only.
     case cancelAll(queue: String, operations: [String])
     case restart
@@ -47,7 +47,7 @@ struct BoardUIState {
     set { trail = newValue == .board ? [] : [newValue] }
   }
   /// Each view's state, kept while it is closed (created when first shown).
-  var views: [BoardView: any ViewComponent] = [:]
+  var views = ViewStates()
   var shared = SharedState()
   var helpVisible = false
   var help = HelpOverlay()
@@ -64,13 +64,11 @@ struct BoardUIState {
   /// Why the scenario file did not load (`--watch`, or r), shown until a reload succeeds.
   var loadError: String?
 
-  func component(_ id: BoardView) -> any ViewComponent { views[id] ?? ViewRegistry.make(id) }
-
   /// The view under the one shown whose keys work too: the board or the presenter under a moment's
   /// caption (its steering and selection keys act there, with the caption kept up).
   var viewBeneath: BoardView? {
     guard view == .moment else { return nil }
-    return (views[.moment] as? MomentView)?.overPresenter == true ? .presenter : .board
+    return views.moment.overPresenter ? .presenter : .board
   }
 }
 

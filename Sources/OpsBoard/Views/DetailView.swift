@@ -24,59 +24,16 @@ struct DetailView: DocumentView {
   init() {}
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
-    renderer.drawDetail(r, shared, &scroll)
+    var pane = DetailPane(selection: shared, scroll: scroll)
+    pane.render(r, &renderer)
+    scroll = pane.scroll
   }
 }
 
+/// A line of styled pieces, for views built as documents.
+typealias Pieces = [(text: String, style: Style)]
+
 extension BoardRenderer {
-  /// A line of styled pieces, for views built as documents.
-  typealias Pieces = [(text: String, style: Style)]
-
-  mutating func drawDetail(_ r: Rect, _ shared: SharedState, _ scroll: inout DocumentScroll) {
-    guard let op = shared.selectedRow(in: model) else {
-      canvas.titleRule("Details", in: r.rows(from: 0, count: 1))
-      canvas.put(" no operation selected", x: r.x, y: r.y + 1, style: .dim)
-      return
-    }
-    canvas.titleRule("Operation \(op.name)", in: r.rows(from: 0, count: 1), right: "Esc back")
-    let body = r.rows(from: 1, count: r.height - 1)
-    let twoColumns = body.width >= 100
-    let machineWidth = 44
-    let textWidth = twoColumns ? body.width - machineWidth - 1 : body.width
-    let lines = detailLines(op, width: textWidth - 2)
-    let machineRows = twoColumns ? 0 : StateMachineDiagram.height + 2
-    var doc = Canvas(width: textWidth, height: lines.count + machineRows, ascii: ascii)
-    for (i, line) in lines.enumerated() {
-      var x = 1
-      for piece in line {
-        x += doc.put(piece.text, x: x, y: i, width: textWidth - x, style: piece.style)
-      }
-    }
-    if !twoColumns {
-      doc.titleRule(
-        "State machine", in: Rect(x: 0, y: lines.count + 1, width: textWidth, height: 1))
-      StateMachineDiagram.draw(
-        op,
-        in: Rect(x: 0, y: lines.count + 2, width: textWidth, height: StateMachineDiagram.height),
-        canvas: &doc)
-    }
-    scroll.fit(total: doc.height, visible: body.height)
-    blit(
-      doc.grid, from: scroll.top,
-      into: Rect(x: body.x, y: body.y, width: textWidth, height: body.height))
-    if scroll.hasMore(total: doc.height) {
-      canvas.putRight(" ↓ more ", maxX: body.x + textWidth - 1, y: body.maxY - 1, style: .dim)
-    }
-    if twoColumns {
-      let mx = body.x + textWidth + 1
-      for y in body.y..<body.maxY { canvas.set("│", x: mx - 1, y: y, style: .rule) }
-      canvas.titleRule("State machine", in: Rect(x: mx, y: body.y, width: machineWidth, height: 1))
-      StateMachineDiagram.draw(
-        op, in: Rect(x: mx, y: body.y + 1, width: machineWidth, height: StateMachineDiagram.height),
-        canvas: &canvas)
-    }
-  }
-
   /// Copies rows of a drawn document into the frame, starting at document row `top`.
   mutating func blit(_ doc: CellGrid, from top: Int, into r: Rect) {
     for y in 0..<r.height where top + y < doc.height {
@@ -115,7 +72,7 @@ extension BoardRenderer {
     if let g = op.parent {
       lines.append([("child of the group \(g): runs on \(op.queue); \(g) waits for it", .plain)])
     }
-    let why = Self.explanation(of: op, in: model)
+    let why = ExplanationPane.explanation(of: op, in: model)
     // At most three lines: a barrier waiting for thousands names only the first of them.
     var whyLines = TextWrap.wrap(why, width: max(10, width - 5))
     if whyLines.count > 3 {

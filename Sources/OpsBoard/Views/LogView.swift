@@ -112,40 +112,8 @@ struct LogView: ViewComponent {
   }
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
-    renderer.drawFullLog(r, &self)
-  }
-}
-
-extension BoardRenderer {
-  mutating func drawFullLog(_ r: Rect, _ view: inout LogView) {
-    let rows = r.rows(from: 1, count: r.height - 1)
-    let total = fullLog.count
-    view.visible = rows.height
-    let start: Int
-    if let t = view.top, t < max(0, total - rows.height) {
-      start = t
-    } else {
-      view.top = nil
-      start = max(0, total - rows.height)
-    }
-    let end = min(total, start + rows.height)
-    let newer = total - end
-    var right = newer > 0 ? "\(newer) newer below · End follows the newest" : "newest at the bottom"
-    if !view.query.isEmpty { right = "/\(view.query) · " + right }
-    canvas.titleRule("Event log · \(total) events", in: r.rows(from: 0, count: 1), right: right)
-    if total == 0 {
-      canvas.put(" no events yet", x: rows.x, y: rows.y, style: .dim)
-      return
-    }
-    let subjectWidth = min(max(model.longestOperationName, model.longestQueueName, 7), 20)
-    let base = fullLog.startIndex
-    for (line, i) in (start..<end).enumerated() {
-      drawLogLine(
-        fullLog[base + i], x: rows.x, y: rows.y + line, width: rows.width,
-        subjectWidth: subjectWidth)
-      if i == view.match {
-        canvas.highlight(Rect(x: rows.x, y: rows.y + line, width: rows.width, height: 1), .reverse)
-      }
-    }
+    var pane = FullLogPane(view: self)
+    pane.render(r, &renderer)
+    self = pane.view
   }
 }

@@ -187,7 +187,7 @@ struct MainView: ViewComponent {
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
     let width = renderer.width
     let mainWidth = BoardLayout.mainWidth(screenWidth: width)
-    let why = renderer.explanationLines(shared, width: mainWidth)
+    let why = ExplanationPane.lines(shared, in: renderer.model, width: mainWidth)
     var l = BoardLayout(
       width: width, height: renderer.height, queueCount: renderer.model.queues.count,
       explanationRows: why.count)
@@ -204,13 +204,19 @@ struct MainView: ViewComponent {
       }
     }
     layout = l
-    if let q = l.queues { renderer.drawQueues(q, shared, scroll: &queuesScroll) }
-    renderer.drawOperations(l.operations, shared, scroll: &operationsScroll)
-    renderer.drawExplanation(l.explanation, why)
-    if let log = l.log { renderer.drawLog(log) }
+    if let q = l.queues {
+      var queues = QueuesPane(selectedQueue: shared.selectedQueue, scroll: queuesScroll)
+      queues.render(q, &renderer)
+      queuesScroll = queues.scroll
+    }
+    var operations = OperationsPane(selection: shared, scroll: operationsScroll)
+    operations.render(l.operations, &renderer)
+    operationsScroll = operations.scroll
+    ExplanationPane(lines: why).render(l.explanation, &renderer)
+    if let log = l.log { LogPane().render(log, &renderer) }
     if let side = l.side {
       for y in side.y..<side.maxY { renderer.canvas.set("│", x: side.x - 1, y: y, style: .rule) }
-      renderer.drawSide(side, shared)
+      SidePane(selection: shared).render(side, &renderer)
     }
   }
 }

@@ -18,32 +18,13 @@ struct NotesView: DocumentView {
   init() {}
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
-    renderer.drawNotes(r, &scroll)
+    var pane = NotesPane(scroll: scroll)
+    pane.render(r, &renderer)
+    scroll = pane.scroll
   }
 }
 
 extension BoardRenderer {
-  mutating func drawNotes(_ r: Rect, _ scroll: inout DocumentScroll) {
-    let close = [NotesView.opener?.keys.first, .key(.escape)].compactMap { $0?.label(ascii: ascii) }
-    canvas.titleRule(
-      "Notes · \(info.title)", in: r.rows(from: 0, count: 1),
-      right: close.joined(separator: " or ") + " closes")
-    let rows = r.rows(from: 1, count: r.height - 1)
-    let textWidth = min(rows.width - 4, 100)
-    let text = notes.isEmpty ? "This scenario has no notes." : TextWrap.reflow(notes)
-    // Wrapped without the backticks, so lines are as long as they are drawn.
-    let lines = TextWrap.wrap(text.replacingBackticks(), width: textWidth)
-    let spans = TextWrap.codeSpans(text)
-    scroll.fit(total: lines.count, visible: rows.height)
-    for (i, line) in lines.dropFirst(scroll.top).prefix(rows.height).enumerated() {
-      drawMarkedLine(line, spans: spans, x: rows.x + 2, y: rows.y + i, width: textWidth)
-    }
-    if scroll.hasMore(total: lines.count) {
-      canvas.putRight(
-        " \(ascii ? "more below" : "↓ more") ", maxX: r.maxX - 1, y: r.maxY - 1, style: .dim)
-    }
-  }
-
   /// A notes line with the words that were `code` in bold.
   mutating func drawMarkedLine(
     _ line: String, spans: Set<String>, x: Int, y: Int, width: Int

@@ -1,5 +1,5 @@
-/// The name of a view. A value rather than an enum case, so a new view is one file (its component)
-/// and one line in `ViewRegistry`.
+/// The name of a view. A new view is its file (its component), a line in `ViewRegistry` and its
+/// property in `ViewStates`.
 public struct BoardView: Hashable, Sendable, CustomStringConvertible {
   public let name: String
   public init(_ name: String) { self.name = name }
@@ -7,7 +7,7 @@ public struct BoardView: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A screen of the board: its own state, its own keys and footer, and how it draws. The session
-/// keeps one of each (their state survives closing them) and sends a view the actions of its own
+/// keeps one of each in `ViewStates` (their state survives closing them) and sends a view the actions of its own
 /// bindings; actions it leaves (cancel, detail, the queue keys) go to the session.
 protocol ViewComponent: Sendable {
   static var id: BoardView { get }
@@ -55,16 +55,13 @@ enum ViewRequest: Equatable {
   case editSearch
 }
 
-/// Every view, in the order help lists them. Adding a view: its file, and a line here.
+/// Every view, in the order help lists them. Adding a view: its file, a line here and its property
+/// in `ViewStates`.
 enum ViewRegistry {
   static let all: [any ViewComponent.Type] = [
     MainView.self, DetailView.self, GraphView.self, TimelineView.self, LogView.self,
     WarningsView.self, NotesView.self, MomentView.self, PresenterView.self, QuizView.self,
   ]
-
-  static func make(_ id: BoardView) -> any ViewComponent {
-    (all.first { $0.id == id } ?? MainView.self).init()
-  }
 
   static func type(of id: BoardView) -> (any ViewComponent.Type)? { all.first { $0.id == id } }
 }

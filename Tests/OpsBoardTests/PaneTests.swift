@@ -1,0 +1,312 @@
+import OpsCells
+import OpsEngine
+import OpsEvents
+import Testing
+
+@testable import OpsBoard
+
+/// A pane drawn alone into `area` of a `width`×`height` frame, from the session's context.
+private struct Drawn {
+  let frame: BoardRenderer
+  var grid: CellGrid { frame.canvas.grid }
+  var lines: [String] {
+    grid.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+  /// Rows of the area, as text.
+  func rows(of area: Rect) -> [String] {
+    (area.y..<area.maxY).map { y in String((area.x..<area.maxX).map { grid[$0, y].character }) }
+  }
+  /// Cells outside the area that are not blank.
+  func touchedOutside(_ area: Rect) -> [(x: Int, y: Int)] {
+    var touched: [(x: Int, y: Int)] = []
+    for y in 0..<grid.height {
+      for x in 0..<grid.width where !area.contains(x: x, y: y) && grid[x, y] != .blank {
+        touched.append((x, y))
+      }
+    }
+    return touched
+  }
+}
+
+private func draw<P: Pane>(
+  _ pane: inout P, _ s: BoardSession, in area: Rect, width: Int? = nil, height: Int? = nil,
+  ascii: Bool = false
+) -> Drawn {
+  var frame = BoardRenderer(
+    context: s.renderContext(ascii: ascii), width: width ?? area.maxX, height: height ?? area.maxY)
+  pane.render(area, &frame)
+  return Drawn(frame: frame)
+}
+
+private func draw<P: Pane>(
+  _ pane: P, _ s: BoardSession, in area: Rect, width: Int? = nil, height: Int? = nil,
+  ascii: Bool = false
+) -> Drawn {
+  var pane = pane
+  return draw(&pane, s, in: area, width: width, height: height, ascii: ascii)
+}
+
+/// The photo scenario paused at `time` with `op` selected.
+private func photo(at time: Double, selecting op: String) -> BoardSession {
+  let s = photoSession()
+  s.advance(by: time)
+  s.select(operation: op)
+  return s
+}
+
+@Suite("Panes: each pane drawn alone into a small rectangle, from a context")
+struct PaneTests {
+  @Test func queuesListEachQueueAndScrollToTheSelectedOne() {
+    let s = photo(at: 2, selecting: "rateApp")
+    #expect(s.model.queues.map(\.name) == ["network", "images", "ui"])
+    var pane = QueuesPane(selectedQueue: 0, scroll: 0)
+    let all = draw(&pane, s, in: Rect(x: 0, y: 0, width: 60, height: 4))
+    #expect(all.lines[0].contains("Queues"))
+    #expect(all.lines[1].hasPrefix("›network"))
+    #expect(all.lines[2].hasPrefix(" images"))
+    #expect(all.lines[3].hasPrefix(" ui"))
+    #expect(all.frame.stats.queueRowsDrawn == 3)
+    // Two rows for three queues: selecting the last scrolls it into view.
+    var last = QueuesPane(selectedQueue: 2, scroll: 0)
+    let scrolled = draw(&last, s, in: Rect(x: 0, y: 0, width: 60, height: 3))
+    #expect(last.scroll == 1)
+    #expect(scrolled.lines[1].hasPrefix(" images"))
+    #expect(scrolled.lines[2].hasPrefix("›ui"))
+  }
+
+  @Test func operationsShowTheSelectedRowAndKeepItInView() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let index = s.model.operations.firstIndex { $0.name == "rateApp" }!
+    #expect(index >= 3, "the test needs rateApp below the first three rows")
+    var pane = OperationsPane(selection: s.ui.shared, scroll: 0)
+    let drawn = draw(&pane, s, in: Rect(x: 0, y: 0, width: 50, height: 5))
+    #expect(drawn.lines[0].hasPrefix("─ Operations ─"))
+    // A scroll mark says which rows of how many are shown.
+    #expect(
+      drawn.lines[0].contains(
+        "\(pane.scroll + 1)–\(pane.scroll + 3) of \(s.model.operations.count)"))
+    #expect(drawn.lines[1].contains("operation") && drawn.lines[1].contains("state"))
+    #expect(drawn.frame.stats.operationRowsDrawn == 3)
+    #expect(pane.scroll > 0)
+    let selected = drawn.lines[2...].filter { $0.hasPrefix("›") }
+    #expect(selected.count == 1)
+    #expect(selected.first?.contains("rateApp") == true)
+    #expect(drawn.grid[0, 2 + index - pane.scroll].attributes.contains(.reverse))
+  }
+
+  @Test func explanationSaysWhyTheSelectedOperationWaits() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let lines = ExplanationPane.lines(s.ui.shared, in: s.model, width: 60)
+    let drawn = draw(
+      ExplanationPane(lines: lines), s, in: Rect(x: 0, y: 0, width: 60, height: lines.count))
+    #expect(drawn.lines[0].hasPrefix(" why rateApp: "))
+    let text = drawn.lines.joined(separator: " ")
+    #expect(text.contains("Alert") && text.contains("banner"))
+    #expect(lines.count <= BoardLayout.maximumExplanationRows)
+  }
+
+  @Test func logShowsTheNewestEventsNewestLast() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let drawn = draw(LogPane(), s, in: Rect(x: 0, y: 0, width: 70, height: 4))
+    #expect(drawn.lines[0].hasPrefix("─ Log ─"))
+    let newest = s.model.newestTellingLog(3)
+    #expect(drawn.frame.stats.logLinesDrawn == newest.count)
+    #expect(drawn.lines[3].contains(newest.last!.subject))
+    #expect(drawn.lines[3].contains(clockText(newest.last!.time)))
+  }
+
+  @Test func sidePaneShowsTheSelectedOperationsDependenciesAndStateMachine() {
+    let s = photo(at: 7, selecting: "resize")
+    let drawn = draw(
+      SidePane(selection: s.ui.shared), s, in: Rect(x: 0, y: 0, width: 50, height: 36))
+    let text = drawn.lines.joined(separator: "\n")
+    #expect(drawn.lines[0].contains("resize"))
+    #expect(text.contains("Dependencies"))
+    #expect(text.contains("decode"))
+    #expect(text.contains("State machine"))
+    // Nothing selected: it says so.
+    let nothing = draw(
+      SidePane(selection: SharedState()),
+      BoardSession(title: "empty", notes: "", paused: true) {
+        VirtualRuntime()
+      }, in: Rect(x: 0, y: 0, width: 50, height: 4))
+    #expect(nothing.lines[1].contains("none: the list is empty"))
+  }
+
+  @Test func stateMachineMarksTheCurrentStateAndTheFlags() {
+    let s = photo(at: 7, selecting: "resize")
+    let op = s.model.operation(named: "resize")!
+    #expect(op.state == .executing)
+    let area = Rect(x: 0, y: 0, width: 80, height: StateMachineDiagram.height)
+    let drawn = draw(StateMachinePane(operation: op), s, in: area)
+    let row = StateMachineDiagram.rows[.executing]!
+    #expect(drawn.lines[row].contains("executing"))
+    #expect(drawn.grid[3, row].attributes.contains(.reverse))
+    #expect(!drawn.grid[3, StateMachineDiagram.rows[.finished]!].attributes.contains(.reverse))
+    #expect(drawn.lines.joined().contains("isExecuting=true"))
+  }
+
+  @Test func headerNamesTheBoardAndWhatPlaybackIsDoing() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let drawn = draw(HeaderPane(), s, in: Rect(x: 0, y: 0, width: 80, height: 1))
+    #expect(drawn.lines[0].hasPrefix(" opsview │ "))
+    #expect(drawn.lines[0].contains("‖ paused"))
+    #expect(drawn.lines[0].contains("t \(clockText(s.model.now))s"))
+  }
+
+  @Test func statusSaysTheQuestionOrTheMessage() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let area = Rect(x: 0, y: 0, width: 50, height: 1)
+    let refused = draw(StatusPane(status: StatusMessage("no queue", .rejected)), s, in: area)
+    #expect(refused.lines[0].hasPrefix(" ✗ no queue"))
+    let asking = draw(
+      StatusPane(confirmation: Confirmation(question: "restart?", action: .restart)), s, in: area)
+    #expect(asking.lines[0].hasPrefix(" restart? y/n"))
+    // Paused with nothing to say: the story so far, or how to play.
+    let hint = draw(StatusPane(), s, in: area)
+    #expect(!hint.lines[0].trimmingCharacters(in: .whitespaces).isEmpty)
+  }
+
+  @Test func footerListsTheKeysThatWorkNow() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let area = Rect(x: 0, y: 0, width: 80, height: 1)
+    let confirming = draw(FooterPane(confirming: true), s, in: area)
+    #expect(confirming.lines[0].hasPrefix(" y yes  n (or any other key) no"))
+    let typing = draw(
+      FooterPane(input: TextInput(purpose: .filter, text: "dec")), s, in: area)
+    #expect(typing.lines[0].hasPrefix(" / dec▏"))
+    #expect(typing.lines[0].contains("Enter keeps the filter · Esc clears it"))
+    let board = draw(FooterPane(view: .board), s, in: area)
+    // Paused: Space says it plays; help and quit are pinned at the right.
+    #expect(board.lines[0].contains("Space play"))
+    #expect(board.lines[0].trimmingCharacters(in: .whitespaces).hasSuffix("q quit"))
+  }
+
+  @Test func momentCaptionShowsItsNumberTheCaptionAndItsClaims() {
+    let s = photo(at: 2, selecting: "rateApp")
+    var moment = MomentView()
+    moment.index = 1
+    moment.count = 4
+    moment.time = 2
+    moment.caption = "rateApp waits: `banner` holds the Alert lock."
+    let lines = MomentCaptionPane.lines(moment, width: 36)
+    let facts = MomentCaptionPane.facts(
+      moment, in: s.model, width: 36, compact: false, ascii: false)
+    #expect(facts.isEmpty)
+    let box = Rect(x: 0, y: 0, width: 40, height: lines.count + 2)
+    let drawn = draw(MomentCaptionPane(moment: moment, lines: lines, facts: facts), s, in: box)
+    #expect(drawn.lines[0].contains("Moment 2 of 4 · \(clockText(2))s"))
+    #expect(drawn.lines[0].contains("m continues"))
+    let body = drawn.lines[1...].joined(separator: " ").split { " │".contains($0) }.joined(
+      separator: " ")
+    #expect(body.contains("rateApp waits: banner holds the Alert lock."))
+    #expect(!body.contains("`"))
+  }
+
+  @Test func detailShowsTheSelectedOperationWithItsStateMachine() {
+    let s = photo(at: 7, selecting: "resize")
+    var pane = DetailPane(selection: s.ui.shared, scroll: DocumentScroll())
+    let drawn = draw(&pane, s, in: Rect(x: 0, y: 0, width: 60, height: 20))
+    #expect(drawn.lines[0].contains("Operation resize"))
+    #expect(drawn.lines[19].contains("↓ more"))
+  }
+
+  @Test func loadErrorAndTooSmallSayWhatIsWrong() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let error = draw(
+      LoadErrorPane(problem: "line 3: unknown key 'qeue'"), s,
+      in: Rect(x: 0, y: 0, width: 60, height: 10))
+    #expect(error.lines[6].contains("The scenario file does not load"))
+    #expect(error.lines[7].contains("line 3: unknown key 'qeue'"))
+    let small = draw(
+      TooSmallPane(waiting: .character("x")), s, in: Rect(x: 0, y: 0, width: 30, height: 8))
+    let text = small.lines.joined(separator: " ")
+    #expect(text.contains("opsview needs at least"))
+    #expect(text.contains("(now 30×8)"))
+    #expect(text.contains("'x' did nothing"))
+  }
+
+  @Test func fullLogShowsTheNewestEventsAndRemembersItsRows() {
+    let s = photo(at: 2, selecting: "rateApp")
+    var pane = FullLogPane(view: LogView())
+    let drawn = draw(&pane, s, in: Rect(x: 0, y: 0, width: 70, height: 6))
+    #expect(drawn.lines[0].contains("Event log · \(s.log.count) events"))
+    #expect(pane.view.visible == 5)
+    #expect(drawn.frame.stats.logLinesDrawn == min(5, s.log.count))
+    #expect(drawn.lines[5].contains(clockText(s.log.last!.time)))
+  }
+
+  @Test func notesAreWrappedAndSayWhenThereIsMore() {
+    let s = builtInSession("tour")
+    #expect(!s.notes.isEmpty)
+    var pane = NotesPane(scroll: DocumentScroll())
+    let drawn = draw(&pane, s, in: Rect(x: 0, y: 0, width: 60, height: 6))
+    // The title is cut to the width, with an ellipsis.
+    #expect(drawn.lines[0].contains("Notes · \(s.title.prefix(20))"))
+    #expect(drawn.lines[5].contains("↓ more"))
+    #expect(!drawn.lines.joined().contains("`"))
+  }
+
+  @Test func warningsListEachWarningOrSayThereAreNone() {
+    let start = photo(at: 0, selecting: "download")
+    #expect(start.model.warnings.isEmpty)
+    let none = draw(
+      WarningsPane(scroll: DocumentScroll()), start, in: Rect(x: 0, y: 0, width: 60, height: 4))
+    #expect(none.lines[1].contains("no warnings: nothing has gone wrong so far"))
+    let s = photoSession()
+    s.advance(by: 40)
+    let warnings = s.model.warnings
+    #expect(!warnings.isEmpty, "the photo scenario has a failure and a timeout")
+    let drawn = draw(
+      WarningsPane(scroll: DocumentScroll()), s, in: Rect(x: 0, y: 0, width: 70, height: 8))
+    #expect(drawn.lines[0].contains("Warnings · \(warnings.count)"))
+    #expect(drawn.lines[1].contains(warnings[0].subject))
+  }
+
+  @Test func timelineFillsEachRowWithItsStatesAndKeepsTheSelectionInView() {
+    let s = photo(at: 7, selecting: "resize")
+    var pane = TimelinePane(selection: s.ui.shared, zoom: 0, scroll: 0)
+    let drawn = draw(&pane, s, in: Rect(x: 0, y: 0, width: 70, height: 6))
+    #expect(drawn.lines[0].contains("Timeline"))
+    let selected = drawn.lines.filter { $0.hasPrefix("›") }
+    #expect(selected.count == 1)
+    #expect(selected.first?.contains("resize") == true)
+    // resize is executing at 7 s: its row ends in the executing fill.
+    #expect(selected.first?.contains("█") == true)
+  }
+
+  /// Every pane drawn into a rectangle in the middle of a larger frame leaves the rest blank.
+  @Test func everyPaneDrawsOnlyInsideItsRectangle() {
+    let s = photo(at: 7, selecting: "resize")
+    let area = Rect(x: 3, y: 2, width: 56, height: 22)
+    var moment = MomentView()
+    moment.count = 1
+    moment.caption = "a caption"
+    let panes: [(String, any Pane)] = [
+      ("header", HeaderPane()), ("status", StatusPane()), ("footer", FooterPane()),
+      ("queues", QueuesPane(selectedQueue: 1, scroll: 0)),
+      ("operations", OperationsPane(selection: s.ui.shared, scroll: 0)),
+      (
+        "explanation",
+        ExplanationPane(lines: ExplanationPane.lines(s.ui.shared, in: s.model, width: 56))
+      ),
+      ("log", LogPane()), ("side", SidePane(selection: s.ui.shared)),
+      ("state machine", StateMachinePane(operation: s.model.operation(named: "resize"))),
+      ("detail", DetailPane(selection: s.ui.shared, scroll: DocumentScroll())),
+      ("moment", MomentCaptionPane(moment: moment, lines: ["a caption"], facts: [])),
+      ("load error", LoadErrorPane(problem: "bad")),
+      ("too small", TooSmallPane(waiting: nil)),
+      ("full log", FullLogPane(view: LogView())), ("notes", NotesPane(scroll: DocumentScroll())),
+      ("warnings", WarningsPane(scroll: DocumentScroll())),
+      ("timeline", TimelinePane(selection: s.ui.shared, zoom: 0, scroll: 0)),
+    ]
+    for (name, pane) in panes {
+      var pane = pane
+      let drawn = draw(&pane, s, in: area, width: 64, height: 28)
+      #expect(drawn.touchedOutside(area).isEmpty, "\(name) drew outside its rectangle")
+      #expect(
+        !drawn.rows(of: area).joined().trimmingCharacters(in: .whitespaces).isEmpty,
+        "\(name) drew nothing")
+    }
+  }
+}
