@@ -264,7 +264,7 @@ struct BoardTeachingTimeTravelTests {
     s.advance(by: 8)
     let total = s.log.count
     keys(s, .left)
-    #expect(s.replay?.position == total - 1)
+    #expect(s.past?.position == total - 1)
     #expect(s.model == freshFold(s.runtime.events.prefix(total - 1)).0)
     for _ in 0..<10 { keys(s, .left) }
     #expect(s.model == freshFold(s.runtime.events.prefix(total - 11)).0)
@@ -275,7 +275,7 @@ struct BoardTeachingTimeTravelTests {
     keys(s, .character("."))
     #expect(s.position == total - 9)
     for _ in 0..<9 { keys(s, .right) }
-    #expect(s.replay == nil)
+    #expect(s.past == nil)
     #expect(!screen(s).contains("replaying"))
   }
 
@@ -296,17 +296,17 @@ struct BoardTeachingTimeTravelTests {
     keys(s, .character("]"))
     #expect(s.model.now == 5)
     for _ in 0..<3 { keys(s, .character("]")) }
-    #expect(s.replay == nil)
+    #expect(s.past == nil)
   }
 
   @Test func travelOnlyWhilePausedAndCommandsAreRefusedInThePast() {
     let s = photoSession(paused: false)
     s.advance(by: 3)
     keys(s, .left)
-    #expect(s.replay == nil)
+    #expect(s.past == nil)
     #expect(s.status?.kind == .rejected)
     keys(s, .character(" "), .left, .character("s"))
-    #expect(s.replay != nil)
+    #expect(s.past != nil)
     #expect(s.status?.text.contains("replaying the past") == true)
     #expect(
       !s.log.contains { if case .command(_, _, _, .key) = $0.event.kind { true } else { false } })
@@ -333,7 +333,7 @@ struct BoardTeachingTimeTravelTests {
     keys(s, .left, .left)
     #expect(screen(s).split(separator: "\n").last!.contains("p from: present"))
     keys(s, .character(" "))
-    #expect(s.replay == nil)
+    #expect(s.past == nil)
     #expect(!s.paused)
     #expect(s.log.count == total)
   }
@@ -351,7 +351,7 @@ struct BoardTeachingTimeTravelTests {
     #expect(s.resumeFrom == .here)
     #expect(screen(s).split(separator: "\n").last!.contains("p from: here"))
     keys(s, .character(" "))
-    #expect(s.replay == nil)
+    #expect(s.past == nil)
     #expect(!s.paused)
     // The rebuilt runtime shows exactly the same first events, the key command included.
     #expect(s.log.count >= position)

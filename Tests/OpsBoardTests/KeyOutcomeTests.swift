@@ -126,7 +126,7 @@ struct KeyOutcomeTests {
 
   @Test func cancelAllAsksAndTheAnswerAppliesToTheSetItNamed() {
     guard case .ask(let question) = outcome(.cancelAll, selecting(queue: 0)),
-      case .cancelAll("network", let named) = question.action
+      case .cancelAll("network", let named) = question.effect
     else {
       Issue.record("C asks first")
       return
@@ -149,8 +149,8 @@ struct KeyOutcomeTests {
       return
     }
     #expect(again.question.hasPrefix("network changed since you were asked"))
-    #expect(again.action == .cancelAll(queue: "network", operations: now))
-    let restart = Confirmation(question: "restart?", action: .restart)
+    #expect(again.effect == .cancelAll(queue: "network", operations: now))
+    let restart = Confirmation(question: "restart?", effect: .restart)
     #expect(KeyDecisions.answer(restart, .character("y"), in: early) == .restart)
     #expect(KeyDecisions.answer(restart, .escape, in: early) != .restart)
   }

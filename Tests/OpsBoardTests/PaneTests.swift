@@ -160,7 +160,7 @@ struct PaneTests {
     let refused = draw(StatusPane(status: StatusMessage("no queue", .rejected)), s, in: area)
     #expect(refused.lines[0].hasPrefix(" ✗ no queue"))
     let asking = draw(
-      StatusPane(confirmation: Confirmation(question: "restart?", action: .restart)), s, in: area)
+      StatusPane(confirmation: Confirmation(question: "restart?", effect: .restart)), s, in: area)
     #expect(asking.lines[0].hasPrefix(" restart? y/n"))
     // Paused with nothing to say: the story so far, or how to play.
     let hint = draw(StatusPane(), s, in: area)

@@ -44,44 +44,44 @@ struct RecordingReplayTests {
     let recording = try RecordingReader.parse(data, name: "tour.jsonl")
     #expect(recording.events.count == original.log.count)
     #expect(recording.events.contains { if case .command = $0.kind { true } else { false } })
-    let replay = BoardSession(
+    let past = BoardSession(
       title: original.title, notes: original.notes, speed: original.speed, paused: false,
       makeSource: { RecordingSource(events: recording.events) })
-    #expect(screenText(replay, 100, 30).contains("recording: "))
-    while !replay.isOver { replay.advance(by: 0.7) }
-    #expect(replay.log.map(\.event) == original.log.map(\.event))
-    #expect(replay.model == original.model)
+    #expect(screenText(past, 100, 30).contains("recording: "))
+    while !past.isOver { past.advance(by: 0.7) }
+    #expect(past.log.map(\.event) == original.log.map(\.event))
+    #expect(past.model == original.model)
     press(original, .character(" "))
-    press(replay, .character(" "))
+    press(past, .character(" "))
     for k in 0...original.log.count {
-      #expect(screen(replay, atEvent: k) == screen(original, atEvent: k), "at event \(k)")
+      #expect(screen(past, atEvent: k) == screen(original, atEvent: k), "at event \(k)")
     }
   }
 
   @Test func aRecordingTakesNoCommands() throws {
     let (_, data) = try recordedTour()
     let events = try RecordingReader.parse(data, name: "t").events
-    let replay = BoardSession(
+    let past = BoardSession(
       title: "t", notes: "", paused: true, makeSource: { RecordingSource(events: events) })
-    let before = replay.log.count
-    press(replay, .character("s"))
-    #expect(replay.status?.text.contains("a recording cannot be steered") == true)
-    #expect(replay.log.count == before)
+    let before = past.log.count
+    press(past, .character("s"))
+    #expect(past.status?.text.contains("a recording cannot be steered") == true)
+    #expect(past.log.count == before)
   }
 
   @Test func steppingAndTimeTravelWorkOverARecording() throws {
     let (original, data) = try recordedTour()
     let events = try RecordingReader.parse(data, name: "t").events
-    let replay = BoardSession(
+    let past = BoardSession(
       title: "t", notes: "", paused: true, makeSource: { RecordingSource(events: events) })
-    let start = replay.log.count
-    press(replay, .character("."))
-    #expect(replay.log.count == start + 1)
-    while !replay.isOver { replay.advance(by: 5) }
-    press(replay, .left, .left)
-    #expect(replay.position == original.log.count - 2)
+    let start = past.log.count
+    press(past, .character("."))
+    #expect(past.log.count == start + 1)
+    while !past.isOver { past.advance(by: 5) }
+    press(past, .left, .left)
+    #expect(past.position == original.log.count - 2)
     #expect(
-      replay.model == original.history.model(afterEvents: original.log.count - 2, log: original.log)
+      past.model == original.history.model(afterEvents: original.log.count - 2, log: original.log)
     )
   }
 }

@@ -68,7 +68,7 @@ struct TimeTravelEdgeTests {
     s.select(operation: "fetchLikes")
     for _ in 0..<10 { press(s, .character("[")) }
     press(s, .character("p"), .character(" "))
-    #expect(s.replay == nil)
+    #expect(s.past == nil)
     #expect(s.model.operation(named: "fetchLikes") == nil)
     press(s, .character(" "))
     // Not there yet: c says so instead of acting on another row.

@@ -55,7 +55,7 @@ enum KeyDecisions {
       return .ask(
         Confirmation(
           question: "cancel every unfinished operation of \(q.name) (\(q.operationCount))?",
-          action: .cancelAll(queue: q.name, operations: unfinished(in: q.name, model))))
+          effect: .cancelAll(queue: q.name, operations: unfinished(in: q.name, model))))
     default: return .session(action)
     }
   }
@@ -63,7 +63,7 @@ enum KeyDecisions {
   /// The answer to a y/n question: only y (or Y) says yes.
   static func answer(_ c: Confirmation, _ input: KeyInput, in model: BoardModel) -> KeyOutcome {
     guard isYes(input) else { return .say(StatusMessage("not confirmed: nothing changed")) }
-    switch c.action {
+    switch c.effect {
     case .restart: return .restart
     case .cancelAll(let queue, let named):
       let now = unfinished(in: queue, model)
@@ -73,7 +73,7 @@ enum KeyDecisions {
           Confirmation(
             question:
               "\(queue) changed since you were asked: cancel its \(now.count) unfinished operations now?",
-            action: .cancelAll(queue: queue, operations: now)))
+            effect: .cancelAll(queue: queue, operations: now)))
       }
       return .cancelAll(queue: queue, operations: named)
     }

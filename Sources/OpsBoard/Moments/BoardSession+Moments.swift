@@ -93,7 +93,7 @@ extension BoardSession {
         "this scenario has no teaching moments: Space plays", .rejected)
       return
     }
-    if replay != nil {
+    if past != nil {
       ui.status = StatusMessage(
         "replaying the past: Space resumes first, then m plays on to the next moment", .rejected)
       return

@@ -62,7 +62,7 @@ struct FooterPane: Pane {
           return FooterItem(
             keys: item.keys, label: "play", actions: item.actions, pinned: item.pinned)
         }
-      if frame.info.replaying != nil { items = replayFooter(frame) + items.filter(\.pinned) }
+      if frame.info.showingPast != nil { items = replayFooter(frame) + items.filter(\.pinned) }
       if let reveal = quizReveal { items = reveal + items.filter(\.pinned) }
     }
     let pinned = items.filter(\.pinned)

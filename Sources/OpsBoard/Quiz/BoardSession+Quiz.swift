@@ -51,7 +51,7 @@ extension BoardSession {
   /// Called for `.` and for continuing from a moment. True when the quiz took the key: it asked a
   /// question, or one is waiting for its answer.
   func quizTakes(_ action: BoardAction) -> Bool {
-    guard quiz.enabled, replay == nil else { return false }
+    guard quiz.enabled, past == nil else { return false }
     if ui.view == .quiz {
       if ui.views.quiz.phase == .asking {
         ui.status = StatusMessage("answer first: ↑↓ choose, Enter answers, Esc puts it away")

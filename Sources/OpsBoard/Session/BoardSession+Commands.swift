@@ -21,7 +21,7 @@ extension BoardSession {
     _ command: Command, applied: @autoclosure () -> String,
     perform: (() -> CommandOutcome)? = nil
   ) -> CommandOutcome {
-    if replay != nil {
+    if past != nil {
       ui.status = StatusMessage(
         "replaying the past: commands change only the present; Space resumes first", .rejected)
       return .rejected("replaying")
@@ -89,6 +89,6 @@ extension BoardSession {
   /// action just set), `send` reveals them before the command anyway, and a decision on the older
   /// state would be refused or act on an outdated value.
   func showHeldBack() {
-    if replay == nil { revealAll() }
+    if past == nil { revealAll() }
   }
 }

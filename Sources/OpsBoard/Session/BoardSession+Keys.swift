@@ -116,7 +116,7 @@ extension BoardSession {
 
   private func answer(_ c: Confirmation, _ input: KeyInput) -> Bool {
     ui.confirmation = nil
-    if case .cancelAll = c.action, KeyDecisions.isYes(input) { showHeldBack() }
+    if case .cancelAll = c.effect, KeyDecisions.isYes(input) { showHeldBack() }
     carryOut(KeyDecisions.answer(c, input, in: model))
     return true
   }
@@ -198,7 +198,7 @@ extension BoardSession {
       return true
     }
     if action == .nextMoment, ![.moment, .quiz].contains(ui.view), ui.trail.contains(.moment),
-      replay == nil
+      past == nil
     {
       // From a view opened at a moment: as at the caption (the quiz asks there first).
       open(.moment)
@@ -217,7 +217,7 @@ extension BoardSession {
     switch action {
     case .help: setHelp(true)
     case .back: back()
-    case .pauseResume where replay != nil:
+    case .pauseResume where past != nil:
       resumeFromReplay()
     case .pauseResume:
       setPaused(!paused)
@@ -229,7 +229,7 @@ extension BoardSession {
       } else {
         ui.status = StatusMessage("playing at \(BoardText.speed(speed))")
       }
-    case .step where replay != nil: travel(events: 1)
+    case .step where past != nil: travel(events: 1)
     case .step where quizTakes(action), .nextMoment where quizTakes(action),
       .continueMoment where quizTakes(action):
       break
@@ -244,7 +244,7 @@ extension BoardSession {
       ui.confirmation = Confirmation(
         question: "restart \(title) from the beginning"
           + (reloads ? ", reading its file again?" : "?"),
-        action: .restart)
+        effect: .restart)
     case .eventBack: travel(events: -1)
     case .eventForward: travel(events: 1)
     case .secondBack: travel(seconds: -1)

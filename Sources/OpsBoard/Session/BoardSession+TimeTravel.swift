@@ -5,29 +5,29 @@ import OpsEvents
 /// the nearest checkpoint plus a bounded fold, so it is exactly what the board showed then.
 extension BoardSession {
   /// Events the board is showing (all revealed ones unless replaying).
-  public var position: Int { replay?.position ?? log.count }
+  public var position: Int { past?.position ?? log.count }
 
   /// Shows the moment after the first `count` events (clamped); the present ends replaying.
   public func seek(toEvent count: Int, time: Double? = nil) {
     revealAll()
     let n = min(max(0, count), log.count)
     if n == log.count && time == nil {
-      replay = nil
+      past = nil
       return
     }
     var model: BoardModel
-    let shown = replay?.position ?? n
+    let shown = past?.position ?? n
     if shown < n, shown >= history.checkpointSeq(atOrBefore: n) {
       // Forward from the moment shown when no checkpoint is nearer (→ and ] step by step), taken
       // out of `replay` so it is not shared: no copy of a checkpoint's operations. Its clock can be
       // ahead of its last event (a `]` between two events), but the next event is later than that.
-      model = replay.take()!.model
+      model = past.take()!.model
       model.fold(log[shown..<n])
     } else {
       model = history.model(afterEvents: n, log: log)
     }
     if let t = time { model.advanceClock(to: t) }
-    replay = ReplayState(position: n, time: model.now, model: model)
+    past = PastMoment(position: n, time: model.now, model: model)
   }
 
   /// The number of events at or before virtual time `t`.
@@ -64,7 +64,7 @@ extension BoardSession {
       ui.status = StatusMessage("time travel works while paused: Space pauses", .rejected)
       return
     }
-    let now = replay?.time ?? liveModel.now
+    let now = past?.time ?? liveModel.now
     let target = now + delta
     if delta < 0 && target < 0 {
       guard position > 0 else {
@@ -73,11 +73,11 @@ extension BoardSession {
       }
       seek(toEvent: 0)
     } else if target >= liveModel.now {
-      guard replay != nil else {
+      guard past != nil else {
         ui.status = StatusMessage("at the present: nothing later", .rejected)
         return
       }
-      replay = nil
+      past = nil
     } else {
       seek(toEvent: eventCount(atOrBefore: target), time: target)
     }
@@ -85,7 +85,7 @@ extension BoardSession {
   }
 
   private func travelStatus() -> String {
-    guard let r = replay else { return "back at the present: Space plays" }
+    guard let r = past else { return "back at the present: Space plays" }
     let what = r.position > 0 ? log[r.position - 1].line : "before the first event"
     return "replaying \(r.position)/\(log.count): \(what)"
   }
@@ -100,9 +100,9 @@ extension BoardSession {
 
   /// Space while replaying: live play from the present, or from the moment shown.
   func resumeFromReplay() {
-    guard let r = replay else { return }
+    guard let r = past else { return }
     if resumeFrom == .present {
-      replay = nil
+      past = nil
       setPaused(false)
       ui.status = StatusMessage("back at the present, playing at \(BoardText.speed(speed))")
       return

@@ -12,11 +12,11 @@ public final class BoardSession: InteractiveBoard {
   public private(set) var speed: Double
   public private(set) var paused: Bool
   /// What the board shows: every event revealed so far, folded; while replaying, the moment shown.
-  public var model: BoardModel { replay?.model ?? liveModel }
+  public var model: BoardModel { past?.model ?? liveModel }
   /// Every event revealed so far, folded (the present, whatever time travel shows).
   public internal(set) var liveModel = BoardModel()
   /// Set while paused and looking at an earlier moment (time travel).
-  public internal(set) var replay: ReplayState?
+  public internal(set) var past: PastMoment?
   /// Whether Space, while replaying, resumes from the moment shown or from the present.
   public internal(set) var resumeFrom: ResumePoint = .present
   /// Key commands sent so far, so "resume from here" can re-apply those before that moment.
@@ -348,7 +348,7 @@ public final class BoardSession: InteractiveBoard {
     presentObserver?(.reset)
     source = makeSource()
     liveModel = BoardModel()
-    replay = nil
+    past = nil
     keyCommands = []
     log = []
     history = BoardHistory()
@@ -402,8 +402,8 @@ public final class BoardSession: InteractiveBoard {
   var playback: PlaybackInfo {
     PlaybackInfo(
       title: title, speed: speed, paused: paused, unrevealed: unrevealedCount,
-      finished: isOver && replay == nil, unfinished: model.unfinishedCount,
-      replaying: replay.map { ($0.position, log.count) }, resumeFrom: resumeFrom,
+      finished: isOver && past == nil, unfinished: model.unfinishedCount,
+      showingPast: past.map { ($0.position, log.count) }, resumeFrom: resumeFrom,
       sourceLabel: source.label, live: source.isLive,
       quiz: quiz.enabled ? (quiz.right, quiz.asked) : nil)
   }
@@ -412,7 +412,7 @@ public final class BoardSession: InteractiveBoard {
   func renderContext(ascii: Bool) -> RenderContext {
     RenderContext(
       model: model, info: playback, notes: notes,
-      fullLog: log[..<(replay?.position ?? log.count)], workSettings: workSettings,
+      fullLog: log[..<(past?.position ?? log.count)], workSettings: workSettings,
       keyMap: keyMap, ascii: ascii, lastKey: ui.lastKey, viewBeneath: ui.viewBeneath)
   }
 

@@ -15,13 +15,13 @@ public struct StatusMessage: Sendable, Equatable {
 
 /// A destructive key waiting for y or n in the status line (as k9s asks).
 struct Confirmation: Equatable {
-  enum Action: Equatable {
+  enum Effect: Equatable {
     /// `operations`: the unfinished operations the question counted; a `y` applies to them only.
     case cancelAll(queue: String, operations: [String])
     case restart
   }
   let question: String
-  let action: Action
+  let effect: Effect
 }
 
 /// A line being typed at the bottom: the operations filter or a search of the log.
@@ -84,7 +84,7 @@ struct PlaybackInfo {
   /// Operations that have not finished (when `finished`, they never will).
   var unfinished: Int
   /// While time travelling: events shown of those revealed.
-  var replaying: (shown: Int, of: Int)?
+  var showingPast: (shown: Int, of: Int)?
   var resumeFrom: ResumePoint = .present
   /// What the board runs over, when it is not the virtual scenario ("recording").
   var sourceLabel: String? = nil

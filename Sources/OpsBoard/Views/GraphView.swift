@@ -72,7 +72,7 @@ struct GraphView: ViewComponent {
 
 extension BoardRenderer {
   mutating func drawGraph(_ r: Rect, _ shared: SharedState, _ view: inout GraphView) {
-    let playing = !info.paused && !info.finished && info.replaying == nil
+    let playing = !info.paused && !info.finished && info.showingPast == nil
     view.updateLayout(for: model, playing: playing)
     let dag = view.layout!
     var title =

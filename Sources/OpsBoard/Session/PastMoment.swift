@@ -3,7 +3,7 @@ import OpsEvents
 
 /// An earlier moment the paused board shows (time travel): the first `position` events folded, with
 /// the clock at `time` (a second step can land between events).
-public struct ReplayState: Sendable {
+public struct PastMoment: Sendable {
   public let position: Int
   public let time: Double
   public let model: BoardModel
