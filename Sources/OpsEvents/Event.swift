@@ -128,7 +128,7 @@ public enum EventKind: Sendable, Equatable {
 
 /// Every event type of the contract, one case per `EventKind` case (docs/EVENTS.md). The case name
 /// is the JSON `type`; the raw value indexes tables by type.
-public enum EventType: Int, CaseIterable, Sendable {
+public enum EventType: Int, ContractName {
   case queueAdded
   case queueSuspended
   case queueResumed
@@ -154,16 +154,5 @@ public enum EventType: Int, CaseIterable, Sendable {
   case refused
   case conditionWaiting
 
-  /// The JSON `type`.
-  public var name: String { Self.names[rawValue] }
-
-  /// The type named `name` in JSON, if the contract has one.
-  public init?(name: String) {
-    guard let t = Self.byName[name] else { return nil }
-    self = t
-  }
-
-  private static let names = allCases.map { String(describing: $0) }
-  private static let byName = Dictionary(
-    uniqueKeysWithValues: allCases.map { (names[$0.rawValue], $0) })
+  public static let contractNames = ContractNames<Self>()
 }

@@ -125,7 +125,7 @@ extension StateCause.StartTrigger {
 }
 
 /// Every kind of `StateCause`, one case per cause (docs/EVENTS.md). The case name is the JSON `kind`.
-public enum CauseKind: Int, CaseIterable, Sendable {
+public enum CauseKind: Int, ContractName {
   case added
   case noDependencies
   case dependencyFinished
@@ -145,16 +145,5 @@ public enum CauseKind: Int, CaseIterable, Sendable {
   case observersNotified
   case sampled
 
-  /// The JSON `kind`.
-  public var name: String { Self.names[rawValue] }
-
-  /// The kind named `name` in JSON, if the contract has one.
-  public init?(name: String) {
-    guard let k = Self.byName[name] else { return nil }
-    self = k
-  }
-
-  private static let names = allCases.map { String(describing: $0) }
-  private static let byName = Dictionary(
-    uniqueKeysWithValues: allCases.map { (names[$0.rawValue], $0) })
+  public static let contractNames = ContractNames<Self>()
 }
