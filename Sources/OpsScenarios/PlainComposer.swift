@@ -5,8 +5,8 @@
 ///
 /// It is the one YAML reader besides Yams, kept for speed: without it a generated 50,000-operation
 /// file goes through Yams' composer (an object per node, a tag resolved per key) and `opsview check`
-/// misses its goal (docs/BENCHMARKS.md, "One YAML path"). It declines (nil) at the first thing outside
-/// that subset (a tab, a non-ASCII byte, an escape, an anchor, a tag, a multi-line scalar, a flow
+/// misses its goal (docs/PERFORMANCE.md, "Scenario files: one YAML reader besides the byte
+/// scanner"). It declines (nil) at the first thing outside that subset (a tab, a non-ASCII byte, an escape, an anchor, a tag, a multi-line scalar, a flow
 /// collection over several lines, a duplicate key, ...), and the file goes to Yams, which reads all
 /// of YAML and words every error. What it accepts it reads as Yams does, marks included:
 /// `PlainComposerTests` compares the two on every scenario and mutations of them.
@@ -17,7 +17,8 @@ struct PlainComposer {
   private var line = 1
   private var lineStart = 0
   private var nodes = 0
-  // Open lists and mappings collect here and are copied out at their exact size (copied out at their exact size: fresh pages cost faults).
+  // Open lists and mappings collect here and are copied out at their exact size: fresh pages cost
+  // faults.
   private var openItems: [SourceNode] = []
   private var openEntries: [(key: SourceNode, value: SourceNode)] = []
   /// Where the key of each open entry is in the text (its offset and length), to find duplicates.

@@ -105,7 +105,9 @@ struct ScenarioValidator {
           + "'produces' entry or as a condition's 'dependency'")
     }
     checkInnerQueueNames(queues, ops)
-    let innerQueues = ops.filter { !$0.children.isEmpty }.map { GroupQueueName.inner(of: $0.name.name) }
+    let innerQueues = ops.filter { !$0.children.isEmpty }.map {
+      GroupQueueName.inner(of: $0.name.name)
+    }
     let innerQueueSet = Set(innerQueues)
     let actions = draft.actions.filter {
       checkAction(
