@@ -76,7 +76,12 @@ import Testing
       "\(r.output)")
     #expect(
       r.output.contains("only the first 1000.7s of the scenario were compared"), "\(r.output)")
-    #expect(r.output.hasSuffix("status 0\n"), "\(r.output)")
+    // On a loaded machine Foundation's start can come late by wall clock: verify then says so and
+    // exits 1. That is the machine, not the bound this test is about; any other outcome fails.
+    let lateOnly = r.output.contains("Foundation only started things later than the engine")
+    #expect(
+      r.output.hasSuffix("status 0\n") || (lateOnly && r.output.hasSuffix("status 1\n")),
+      "\(r.output)")
   }
 }
 
