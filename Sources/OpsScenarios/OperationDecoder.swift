@@ -3,11 +3,7 @@ import OpsEvents
 
 /// Reads one entry of `operations:`.
 struct OperationDecoder {
-  static let keys = [
-    "name", "queue", "work", "priority", "qos", "addedAt", "dependencies", "conditions",
-    "cancellation", "checkEvery", "fails", "finishes", "produces", "children", "blocks", "timeout",
-    "produced", "barrier", "completion", "async",
-  ]
+  static let keys = OperationKey.names
   static let productionKeys = ["at", "operation"]
 
   let diagnostics: Diagnostics

@@ -3,10 +3,8 @@ import OpsEvents
 
 /// The first pass: reads the YAML tree into a draft, reporting every malformed value with its place.
 struct ScenarioDecoder {
-  static let topKeys = [
-    "scenario", "title", "notes", "speed", "queues", "operations", "actions", "moments",
-  ]
-  static let queueKeys = ["name", "maxConcurrent", "suspended", "qos"]
+  static let topKeys = TopLevelKey.names
+  static let queueKeys = QueueKey.names
 
   let diagnostics: Diagnostics
 

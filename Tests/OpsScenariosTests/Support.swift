@@ -43,6 +43,21 @@ func fixtureProblems(_ name: String) -> [ScenarioProblem] {
   }
 }
 
+/// `opsview verify` at 0.2 real seconds per scenario second. Foundation runs on the real clock: on
+/// a loaded machine a start can come later than the tolerance (60 ms at this scale), when every
+/// thread of Dispatch's pool is busy with other tests. Lateness alone is run again, up to five
+/// runs; anything else is returned at once, and a difference in semantics that only looks like
+/// lateness repeats on every run.
+func verifyAllowingLateness(_ scenario: Scenario) -> Verification {
+  var v = Verification.run(scenario, scale: 0.2)
+  var runs = 1
+  while v.differsOnlyByLateness && runs < 5 {
+    v = Verification.run(scenario, scale: 0.2)
+    runs += 1
+  }
+  return v
+}
+
 extension VirtualRuntime {
   /// (time, type, subject) of every event, for compact assertions.
   var timeline: [String] {

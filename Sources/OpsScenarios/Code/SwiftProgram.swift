@@ -49,6 +49,19 @@ public struct SwiftProgram {
     return lines
   }
 
+  /// The top-level keys the scenario sets that only opsview's board uses.
+  var boardOnlyKeys: [TopLevelKey] {
+    TopLevelKey.allCases.filter { key in
+      guard key.reach.noFoundationEquivalent != nil else { return false }
+      switch key {
+      case .notes: return !scenario.notes.isEmpty
+      case .speed: return scenario.speed != 1
+      case .moments: return !scenario.moments.isEmpty
+      case .scenario, .title, .queues, .operations, .actions: return false
+      }
+    }
+  }
+
   /// Every operation and queue can be reproduced with Foundation and the helper types.
   public var isQueueLevel: Bool { notReproduced.isEmpty }
 
@@ -69,10 +82,16 @@ public struct SwiftProgram {
         "// NOT REPRODUCED with Foundation alone (opsview shows them; ProcedureKit has them):")
       for m in missing { out.line("// - \(m)") }
     }
+    let boardOnly = boardOnlyKeys
+    if !boardOnly.isEmpty {
+      out.line("//")
+      out.line("// Not in this program (Foundation has no equivalent):")
+      for key in boardOnly {
+        out.line("// - \(key.rawValue): \(key.reach.noFoundationEquivalent ?? "")")
+      }
+    }
     out.line("")
-    out.line("import Foundation")
-    out.line("")
-    out.raw(SwiftProgramHelpers.source)
+    out.raw(ProgramHelpersSource.text)
     out.line("")
     out.line("// MARK: - The scenario")
     out.line("")
@@ -113,10 +132,14 @@ public struct SwiftProgram {
       if !spec.work.finishes { args += ", finishes: false" }
       if spec.barrier {
         out.line(
-          "// \(spec.name) is a barrier: added with addBarrierBlock below (it waits for what was added before it)."
+          "// \(spec.name) is a barrier: added with addBarrierBlock below (it waits for what was added before it, "
+            + "and what is added after it waits until its work has finished)."
         )
       }
       out.line("let \(v) = TimedOperation(\(args))")
+      if spec.isAsync {
+        out.line("// \(spec.name) is asynchronous (`async: true`), as every TimedOperation is.")
+      }
       if let p = spec.priority { out.line("\(v).queuePriority = .\(p.rawValue)") }
       if spec.qos != .default { out.line("\(v).qualityOfService = .\(spec.qos.rawValue)") }
       if let t = spec.timeout {
@@ -164,7 +187,7 @@ public struct SwiftProgram {
       let v = idOf.op(op.spec.name)
       let add =
         op.spec.barrier
-        ? "\(idOf.queue(op.queue)).addBarrierBlock { \(v).start() }"
+        ? "\(idOf.queue(op.queue)).addBarrierBlock { \(v).runAsBarrier() }"
         : "\(idOf.queue(op.queue)).addOperation(\(v))"
       if !op.spec.children.isEmpty {
         out.line(groupLines(op, idOf))

@@ -4,11 +4,11 @@ import OpsEvents
 
 /// Plays the queue-level part of a scenario on this machine's Foundation `OperationQueue`: real
 /// queues, priorities, QoS, dependencies, limits, suspension and the actions at their times, on a
-/// clock scaled to `scale` real seconds per scenario second. The work is asynchronous (a timer
-/// finishes it), so a small worker pool does not delay starts. Records when each operation started.
+/// `ScenarioClock` scaled to `scale` real seconds per scenario second. The work is the
+/// `TimedOperation` that `opsview code` prints (Printed/ProgramHelpers.swift), so what is verified is
+/// what the program runs. Records when each operation started.
 public final class FoundationRun: @unchecked Sendable {
   public let scale: Double
-  private let begin = Date()
   private let lock = NSLock()
   private var starts: [(Double, String)] = []
   /// Set when the run's window ends: starts after it are not the scenario's (the final
@@ -18,15 +18,9 @@ public final class FoundationRun: @unchecked Sendable {
 
   public init(scale: Double) { self.scale = scale }
 
-  var now: Double { Date().timeIntervalSince(begin) / scale }
-
-  func started(_ name: String) {
-    let t = now
-    lock.withLock { if !closed { starts.append((t, name)) } }
-  }
-
-  func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds * scale, execute: body)
+  private func record(_ time: Double, _ what: String, _ subject: String) {
+    guard what == "start" else { return }
+    lock.withLock { if !closed { starts.append((time, subject)) } }
   }
 
   /// Runs `operations` (names) of the scenario until scenario time `end`; returns the starts.
@@ -42,9 +36,10 @@ public final class FoundationRun: @unchecked Sendable {
       queue.isSuspended = q.suspended
       queues[q.name] = queue
     }
-    var ops: [String: ScaledOperation] = [:]
+    let clock = ScenarioClock(scale: scale) { [self] in record($0, $1, $2) }
+    var ops: [String: TimedOperation] = [:]
     for op in scenario.operations where checked.contains(op.spec.name) {
-      let o = ScaledOperation(op.spec, run: self)
+      let o = FoundationRun.operation(op.spec, clock: clock)
       if let p = op.spec.priority { o.queuePriority = FoundationRun.priority(p) }
       if op.spec.qos != .default { o.qualityOfService = FoundationRun.qos(op.spec.qos) }
       ops[op.spec.name] = o
@@ -55,16 +50,16 @@ public final class FoundationRun: @unchecked Sendable {
       }
       for p in op.spec.work.produces {
         if let o = ops[op.spec.name], let made = ops[p.operation], let q = queues[op.queue] {
-          o.produces.append((p.at, made, q))
+          o.produces.append((at: p.at, operation: made, queue: q))
         }
       }
     }
-    var agenda: [(time: Double, order: Int, body: () -> Void)] = []
+    // The clock's agenda keeps the order given at equal times: operations, then the actions.
     for op in scenario.operations where !op.produced {
       guard let o = ops[op.spec.name], let q = queues[op.queue] else { continue }
-      let add: () -> Void =
-        op.spec.barrier ? { q.addBarrierBlock { o.start() } } : { q.addOperation(o) }
-      agenda.append((op.addedAt, agenda.count, add))
+      clock.at(
+        op.addedAt,
+        op.spec.barrier ? { q.addBarrierBlock { o.runAsBarrier() } } : { q.addOperation(o) })
     }
     for a in scenario.actions {
       let body: () -> Void
@@ -87,22 +82,34 @@ public final class FoundationRun: @unchecked Sendable {
           queue.maxConcurrentOperationCount = v ?? OperationQueue.defaultMaxConcurrentOperationCount
         }
       }
-      // Actions run after the operations added at the same time.
-      agenda.append((a.at, 1_000_000 + agenda.count, body))
+      clock.at(a.at, body)
     }
-    for item in agenda.sorted(by: { ($0.time, $0.order) < ($1.time, $1.order) }) {
-      let wait = item.time * scale - Date().timeIntervalSince(begin)
-      if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-      item.body()
-    }
-    let wait = end * scale - Date().timeIntervalSince(begin)
-    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    clock.run(until: end)
     let seen = lock.withLock {
       closed = true
       return starts
     }
     for q in queues.values { q.cancelAllOperations() }
     return seen
+  }
+
+  /// The operation `opsview code` writes for `spec` (see SwiftProgram), as an object.
+  static func operation(_ spec: OperationSpec, clock: ScenarioClock) -> TimedOperation {
+    let cancellation: TimedOperation.Cancellation =
+      switch spec.cancellation {
+      case .cooperative: .cooperative(checkEvery: spec.work.checkEvery)
+      case .immediate: .immediate
+      case .ignored: .ignored
+      }
+    let o = TimedOperation(
+      spec.name, clock: clock, work: spec.work.effectiveDuration, cancellation: cancellation,
+      fails: spec.work.fails, finishes: spec.work.finishes)
+    o.timeout = spec.timeout
+    if spec.completion {
+      let name = spec.name
+      o.completionBlock = { clock.report("completion", name) }
+    }
+    return o
   }
 
   static func priority(_ p: QueuePriority) -> Operation.QueuePriority {
@@ -123,71 +130,5 @@ public final class FoundationRun: @unchecked Sendable {
     case .background: .background
     case .default: .default
     }
-  }
-}
-
-/// The scenario's work as an asynchronous operation on the scaled clock; cancellation as the
-/// scenario says (cooperative checks, immediate, ignored), a timeout observer, productions.
-final class ScaledOperation: Operation, @unchecked Sendable {
-  let spec: OperationSpec
-  unowned let run: FoundationRun
-  var produces: [(Double, Operation, OperationQueue)] = []
-  private let lock = NSLock()
-  private var executing = false
-  private var done = false
-
-  init(_ spec: OperationSpec, run: FoundationRun) {
-    self.spec = spec
-    self.run = run
-    super.init()
-    name = spec.name
-  }
-
-  override var isAsynchronous: Bool { true }
-  override var isExecuting: Bool { lock.withLock { executing } }
-  override var isFinished: Bool { lock.withLock { done } }
-
-  override func start() {
-    if isCancelled {
-      finish()
-      return
-    }
-    lock.withLock { executing = true }
-    didChangeValue(forKey: "isExecuting")
-    run.started(spec.name)
-    let began = run.now
-    if let timeout = spec.timeout {
-      run.after(timeout) { [self] in if !isFinished { cancel() } }
-    }
-    for (at, op, queue) in produces {
-      run.after(at) { [self] in if !isFinished { queue.addOperation(op) } }
-    }
-    if spec.cancellation == .cooperative { check(at: spec.work.checkEvery, began: began) }
-    if spec.work.finishes { run.after(spec.work.effectiveDuration) { [self] in finish() } }
-  }
-
-  private func check(at t: Double, began: Double) {
-    if spec.work.finishes && t >= spec.work.effectiveDuration { return }
-    run.after(max(0, t - (run.now - began))) { [self] in
-      if isFinished { return }
-      if isCancelled { finish() } else { check(at: t + spec.work.checkEvery, began: began) }
-    }
-  }
-
-  override func cancel() {
-    super.cancel()
-    if spec.cancellation == .immediate, isExecuting { finish() }
-  }
-
-  func finish() {
-    let first = lock.withLock {
-      if done { return false }
-      executing = false
-      done = true
-      return true
-    }
-    guard first else { return }
-    didChangeValue(forKey: "isExecuting")
-    didChangeValue(forKey: "isFinished")
   }
 }
