@@ -1,5 +1,6 @@
 import Foundation
 import OpsEngine
+import OpsEvents
 import Synchronization
 import Testing
 
