@@ -7,15 +7,12 @@ import OpsScenarios
 /// executable, one process per run, median of 3), and board seeks, frames and the worst frame of playing
 /// to the end at 1000× in this process, at each size. `opsview-bench analysis [SIZES]`, sizes comma-separated (default 1000,10000,50000).
 func analysisBenchmark(sizes: [Int]) throws {
-  let opsview = thisExecutable()
-    .deletingLastPathComponent().appendingPathComponent("opsview")
-  guard FileManager.default.isExecutableFile(atPath: opsview.path) else {
-    throw BenchUsageError("build opsview first (swift build -c release --product opsview)")
+  try withReleaseOpsview { opsview, directory in
+    try analysisBenchmark(sizes: sizes, opsview: opsview, directory: directory)
   }
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "opsview-bench-\(getpid())")
-  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: directory) }
+}
+
+private func analysisBenchmark(sizes: [Int], opsview: URL, directory: URL) throws {
   print("Analysis on generated scenarios (median of 3; load \(loadAverage()))")
   print(
     pad("ops", 9) + pad("file MB", 9) + pad("check s", 9) + pad("trace s", 9) + pad("jsonl s", 9)
@@ -53,8 +50,13 @@ func analysisBenchmark(sizes: [Int]) throws {
 
 /// `opsview-bench shapes`: `explainShapesBenchmark` alone.
 func explainShapesBenchmark() throws {
-  let opsview = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    .deletingLastPathComponent().appendingPathComponent("opsview")
+  try withReleaseOpsview(explainShapesBenchmark(opsview:directory:))
+}
+
+/// Runs `body` with the release `opsview` beside this executable and a scratch directory, removed
+/// afterwards; without that `opsview`, a usage error saying how to build it.
+private func withReleaseOpsview(_ body: (_ opsview: URL, _ directory: URL) throws -> Void) throws {
+  let opsview = thisExecutable().deletingLastPathComponent().appendingPathComponent("opsview")
   guard FileManager.default.isExecutableFile(atPath: opsview.path) else {
     throw BenchUsageError("build opsview first (swift build -c release --product opsview)")
   }
@@ -62,7 +64,7 @@ func explainShapesBenchmark() throws {
     "opsview-bench-\(getpid())")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
-  try explainShapesBenchmark(opsview: opsview, directory: directory)
+  try body(opsview, directory)
 }
 
 /// The shapes where an instant touches many operations: `opsview trace --format text` with and without

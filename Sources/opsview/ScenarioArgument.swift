@@ -37,17 +37,22 @@ func resolveScenario(_ nameOrPath: String) throws -> Scenario {
   do {
     return try Catalog.resolve(nameOrPath, announce: { printError("opsview: \($0)") })
   } catch let error as ScenarioError {
-    progress.finish()
-    // One problem per line; a newline inside a problem (quoted from the file) is escaped.
-    printError(
-      error.problems.map { TextPolicy.escaped($0.description, keepNewlines: false) }
-        .joined(separator: "\n"))
-    throw Exit.scenarioError
+    throw reportScenarioProblems(error, progress: progress)
   } catch {
     progress.finish()
     printError("opsview: \(error)")
     throw Exit.scenarioError
   }
+}
+
+/// Ends `progress` and prints the scenario's problems, one per line (a newline inside a problem,
+/// quoted from the file, is escaped); returns the exit to throw.
+func reportScenarioProblems(_ error: ScenarioError, progress: Progress) -> ExitCode {
+  progress.finish()
+  printError(
+    error.problems.map { TextPolicy.escaped($0.description, keepNewlines: false) }
+      .joined(separator: "\n"))
+  return Exit.scenarioError
 }
 
 extension Scenario {

@@ -40,11 +40,7 @@ enum StandardInput {
     do {
       return try ScenarioLoader.load(fileDescriptor: STDIN_FILENO, prefix: prefix)
     } catch let error as ScenarioError {
-      progress.finish()
-      printError(
-        error.problems.map { TextPolicy.escaped($0.description, keepNewlines: false) }
-          .joined(separator: "\n"))
-      throw Exit.scenarioError
+      throw reportScenarioProblems(error, progress: progress)
     }
   }
 

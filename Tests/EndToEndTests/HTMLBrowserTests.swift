@@ -9,51 +9,12 @@ import Testing
 /// and Tab reaching every control, screenshots at 1280x800 and 390x844). Runs where Chromium, its driver and selenium are
 /// installed (.ci/run installs Debian `chromium`, `chromium-driver` and PyPI `selenium`).
 @Suite struct HTMLBrowserTests {
-  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Browser/html_handout.py").path
-
-  static func onPath(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
-  }
-
-  /// python3 with selenium, Chromium and chromedriver.
-  static let available: Bool = {
-    guard let python = onPath("python3"), onPath("chromium") != nil,
-      onPath("chromedriver") != nil
-    else { return false }
-    let out = scratchDirectory.appendingPathComponent("selenium-check.txt").path
-    guard
-      let check = try? ChildProcess(
-        [python, "-c", "import selenium; print('selenium-ok')"], outputPath: out),
-      check.waitForExit(timeout: .seconds(30))
-    else { return false }
-    return (try? String(contentsOfFile: out, encoding: .utf8))?.contains("selenium-ok") ?? false
-  }()
-
-  /// Runs the browser script with `arguments` and returns its output, expecting it to end in `ok`.
-  static func runScript(_ arguments: [String]) throws -> (output: String, dir: URL) {
-    let binary = try #require(OpsviewBinary.path, "opsview was not found; run `swift build` first")
-    let python = try #require(Self.onPath("python3"))
-    let dir = scratchDirectory.appendingPathComponent("html-browser-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let log = dir.appendingPathComponent("log.txt").path
-    let child = try ChildProcess(
-      [python, Self.script, "--opsview", binary, "--out", dir.path] + arguments, outputPath: log)
-    let finished = child.waitForExit(timeout: .seconds(600))
-    if !finished { child.stop(SIGKILL) }
-    let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-    #expect(finished, "the browser script did not finish in 600 s:\n\(output)")
-    #expect(output.split(separator: "\n").last == "ok", "\(output)")
-    #expect(!output.contains("FAIL"), "\(output)")
-    return (output, dir)
-  }
+  static let script = BrowserScript(name: "html_handout.py", modules: ["selenium"])
+  static let available = script.available()
 
   @Test(.enabled(if: available, "needs python3 with selenium, chromium and chromedriver"))
   func theTourPageBehavesAsTheBoardInHeadlessChromium() throws {
-    let (_, dir) = try Self.runScript([])
+    let (_, dir) = try Self.script.run()
     for shot in ["tour-1280x800.png", "tour-390x844.png"] {
       #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(shot).path))
     }
@@ -63,7 +24,7 @@ import Testing
   /// every built-in scenario (see `--why` in the script).
   @Test(.enabled(if: available, "needs python3 with selenium, chromium and chromedriver"))
   func thePageSaysWhyInTheEngineWords() throws {
-    let (output, _) = try Self.runScript(["--why"])
+    let (output, _) = try Self.script.run(["--why"])
     #expect(output.contains("why stress: "), "\(output)")
   }
 }

@@ -19,14 +19,6 @@ private func assertScreen(
     column: column)
 }
 
-/// The photo scenario paused at `time` with an operation selected.
-private func photo(at time: Double, selecting op: String) -> BoardSession {
-  let s = photoSession()
-  s.advance(by: time)
-  s.select(operation: op)
-  return s
-}
-
 @Suite("BoardSnapshots: whole screens at three sizes, every view and overlay")
 struct BoardSnapshotTests {
   @Test(arguments: [(80, 24), (120, 40), (200, 60)])

@@ -72,3 +72,11 @@ func photoSession(paused: Bool = true) -> BoardSession {
   BoardSession(
     title: "Photo app", notes: photoNotes, speed: 1, paused: paused, makeRuntime: photoRuntime)
 }
+
+/// The photo scenario paused at `time` with `op` selected.
+func photo(at time: Double, selecting op: String) -> BoardSession {
+  let s = photoSession()
+  s.advance(by: time)
+  s.select(operation: op)
+  return s
+}

@@ -46,14 +46,6 @@ private func draw<P: Pane>(
   return draw(&pane, s, in: area, width: width, height: height, ascii: ascii)
 }
 
-/// The photo scenario paused at `time` with `op` selected.
-private func photo(at time: Double, selecting op: String) -> BoardSession {
-  let s = photoSession()
-  s.advance(by: time)
-  s.select(operation: op)
-  return s
-}
-
 @Suite("Panes: each pane drawn alone into a small rectangle, from a context")
 struct PaneTests {
   @Test func queuesListEachQueueAndScrollToTheSelectedOne() {
