@@ -153,7 +153,7 @@ extension VirtualRuntime {
   // X1: the union is a set, so a category named twice is one category, not a lock the operation
   // waits for behind itself. Disabled: the engine traps on it (EngineCore+Readiness.swift `acquire`
   // removes the category's first waiter once per listed category). Scenario files reject a repeated
-  // category, but `VirtualRuntime.addOperations` and the live runtime accept it.
+  // category, but `VirtualRuntime.addOperations` accepts it.
   @Test(.disabled("the engine traps on a category listed twice; see the comment"))
   func aCategoryNamedTwiceIsOneCategory() throws {
     let rt = try makeRuntime(operations: [(spec("op", exclusivity: ["a", "a"]), "q")])
@@ -196,9 +196,10 @@ extension VirtualRuntime {
 
   // T4. PK TimeoutObserver.swift:48-53: a non-positive interval sets no timer, so the operation runs
   // its work to the end. (Several timeouts on one operation cannot be declared: `timeout` is one
-  // number; a negative one is rejected as bad input.) The engine breaks this rule (docs/SEMANTICS.md,
-  // Known divergences): a zero timeout fires as execution starts. `withKnownIssue` keeps the
-  // divergence visible and fails once the engine follows the rule, so the doc gets updated.
+  // number; a negative one is rejected as bad input, and scenario files reject zero too.) The engine
+  // breaks this rule (docs/SEMANTICS.md, Known divergences): a zero timeout fires as execution
+  // starts. `withKnownIssue` keeps the divergence visible and fails once the engine follows the rule,
+  // so the doc gets updated.
   @Test func aZeroTimeoutSetsNoTimer() throws {
     let rt = try makeRuntime(operations: [(spec("op", work: 2, timeout: 0), "q")])
     rt.run()
