@@ -151,11 +151,9 @@ extension VirtualRuntime {
   }
 
   // X1: the union is a set, so a category named twice is one category, not a lock the operation
-  // waits for behind itself. Disabled: the engine traps on it (EngineCore+Readiness.swift `acquire`
-  // removes the category's first waiter once per listed category). Scenario files reject a repeated
-  // category, but `VirtualRuntime.addOperations` accepts it.
-  @Test(.disabled("the engine traps on a category listed twice; see the comment"))
-  func aCategoryNamedTwiceIsOneCategory() throws {
+  // waits for behind itself. Scenario files reject a repeated category; the engine's API takes it
+  // as one.
+  @Test func aCategoryNamedTwiceIsOneCategory() throws {
     let rt = try makeRuntime(operations: [(spec("op", exclusivity: ["a", "a"]), "q")])
     rt.run()
     #expect(rt.started("op") == 0)
@@ -204,11 +202,9 @@ extension VirtualRuntime {
     let rt = try makeRuntime(operations: [(spec("op", work: 2, timeout: 0), "q")])
     rt.run()
     #expect(rt.started("op") == 0)
-    withKnownIssue("T4: a zero timeout cancels the operation as it starts") {
-      #expect(rt.isCancelled("op") == false)
-      #expect(rt.errors(of: "op").isEmpty)
-      #expect(rt.finished("op") == 2)
-    }
+    #expect(rt.isCancelled("op") == false)
+    #expect(rt.errors(of: "op").isEmpty)
+    #expect(rt.finished("op") == 2)
   }
 
   // P6 differs on purpose (docs/SEMANTICS.md, Deliberate differences): ProcedureKit runs a produced

@@ -109,7 +109,8 @@ extension EngineCore {
       op.startCause
         ?? .started(queue: q.name, slot: max(1, q.executing), limit: q.maxConcurrent, after: nil))
     emit(.didStart(operation: op.name), about: op)
-    if let t = op.spec.timeout { host.schedule(after: t, .timeout(op: op.id)) }
+    // A timeout that is not positive sets no timer (SEMANTICS T4).
+    if let t = op.spec.timeout, t > 0 { host.schedule(after: t, .timeout(op: op.id)) }
     if op.kind == .group { startGroup(op) }
     host.execute(op)
   }

@@ -67,6 +67,11 @@ final class OperationRecord {
   @exclusivity(unchecked) var awaitingCompletion = false
 
   init(id: Int, spec: consuming OperationSpec) {
+    // The categories are a set (SEMANTICS X1): one named twice is held once.
+    if spec.exclusivity.count > 1 {
+      var seen = Set<String>()
+      spec.exclusivity.removeAll { !seen.insert($0).inserted }
+    }
     self.id = id
     kind = spec.kind
     nameHash = spec.name.hashValue
