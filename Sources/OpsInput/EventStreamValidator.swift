@@ -214,7 +214,7 @@ public struct EventStreamValidator: Sendable {
       switch after {
       case .slotFreed(let by)?: return name(by, "an operation name")
       case .limitRaised(let to)?: return limitProblem(to)
-      default: return nil
+      case .resumed?, nil: return nil
       }
     case .workThrew(let e): return line(e, "an error")
     case .noticedCancel(_, let at):
@@ -223,7 +223,10 @@ public struct EventStreamValidator: Sendable {
     case .childrenFinished(let n):
       return n >= 0 && n <= Int(Int32.max)
         ? nil : StreamProblem(.number, "a cause counts \(n) children")
-    default: return nil
+    // No name, text or number to check.
+    case .noDependencies, .conditionsSatisfied, .cancelled, .skippedMain, .workReturned,
+      .finishedAtOnce, .ranDespiteCancel, .observersNotified, .sampled:
+      return nil
     }
   }
 

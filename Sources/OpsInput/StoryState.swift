@@ -66,7 +66,11 @@ public struct StoryState: Sendable {
         if to == .executing { operations[o]!.executed = true }
       }
     case .cancelled(let o, _, _): operations[o]?.cancelled = true
-    default: break
+    // Not part of a snapshot: conditions, locks and observer calls from before it are not replayed.
+    case .conditionWaiting, .conditionStarted, .conditionResult, .exclusivityWaiting,
+      .exclusivityAcquired, .exclusivityReleased, .cancelTooLate, .didStart, .didProduce,
+      .willFinish, .didFinish, .completion, .cycleDetected, .command, .warning, .refused:
+      break
     }
   }
 

@@ -7,8 +7,7 @@ import OpsExport
 import OpsInput
 import OpsScenarios
 
-/// `opsview export`: a run as a Perfetto trace, a Graphviz or Mermaid graph, an SVG timeline or a
-/// Markdown handout.
+/// `opsview export`: a run in one of the formats `ExportFormat` declares.
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract:
