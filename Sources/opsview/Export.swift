@@ -11,7 +11,7 @@ import OpsScenarios
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract:
-      "Export a run for handouts and other tools: Perfetto trace, Graphviz or Mermaid graph, SVG timeline, Markdown or HTML handout.",
+      "Export a run for handouts and other tools, in one of the formats listed below.",
     discussion: """
       SOURCE is a built-in scenario, a scenario file (run headless on the virtual clock), or a \
       recording: a .jsonl file of events as `opsview trace --format jsonl` prints them, after an \
