@@ -267,6 +267,26 @@ struct PaneTests {
     #expect(selected.first?.contains("█") == true)
   }
 
+  @Test func helpListsTheViewsKeysInABoxAndScrollsWhenItDoesNotFit() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let area = Rect(x: 0, y: 0, width: 60, height: 14)
+    var pane = HelpPane(overlay: HelpOverlay(), view: .board)
+    let drawn = draw(&pane, s, in: area)
+    // The box starts under the header row and ends above the status and footer rows.
+    #expect(drawn.lines[0].trimmingCharacters(in: .whitespaces).isEmpty)
+    #expect(drawn.lines[1].contains("Help · clock paused while it is open"))
+    #expect(drawn.lines[2].contains(MainView.title))
+    #expect(drawn.lines[12].trimmingCharacters(in: .whitespaces).isEmpty)
+    // Nine rows for all the keys: it says there is more, and the scroll key moves it.
+    #expect(drawn.lines[11].contains("↓ more (↑↓ scroll)"))
+    #expect(pane.overlay.scroll.top == 0)
+    let moved = pane.overlay.perform(.down, input: .down)
+    #expect(moved)
+    let scrolled = draw(&pane, s, in: area)
+    #expect(pane.overlay.scroll.top == 1)
+    #expect(scrolled.lines[2] != drawn.lines[2])
+  }
+
   /// Every pane drawn into a rectangle in the middle of a larger frame leaves the rest blank.
   @Test func everyPaneDrawsOnlyInsideItsRectangle() {
     let s = photo(at: 7, selecting: "resize")
@@ -291,6 +311,7 @@ struct PaneTests {
       ("full log", FullLogPane(view: LogView())), ("notes", NotesPane(scroll: DocumentScroll())),
       ("warnings", WarningsPane(scroll: DocumentScroll())),
       ("timeline", TimelinePane(selection: s.ui.shared, zoom: 0, scroll: 0)),
+      ("help", HelpPane(overlay: HelpOverlay(), view: .board)),
     ]
     for (name, pane) in panes {
       var pane = pane
