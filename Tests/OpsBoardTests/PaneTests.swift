@@ -287,6 +287,41 @@ struct PaneTests {
     #expect(scrolled.lines[2] != drawn.lines[2])
   }
 
+  @Test func quizBoxAsksWithTheChosenAnswerMarkedThenRevealsWhatChanged() {
+    let s = photo(at: 2, selecting: "rateApp")
+    var view = QuizView()
+    view.question = QuizQuestion(
+      kind: .nextStart, prompt: "Which operation starts executing next?",
+      choices: ["banner", "rateApp", "resize"], answer: 0, revealAt: 1,
+      explanation: "banner holds the Alert lock.", focus: "banner")
+    view.selection = 1
+    view.score.asked = 1
+    let body = Rect(x: 0, y: 0, width: 60, height: 14)
+    let lines = QuizPane.lines(view, view.question!, in: body, ascii: false)
+    let box = QuizPane.box(lines: lines.count, in: body)
+    #expect(box == Rect(x: 0, y: 14 - 4 - 2, width: 60, height: 6))
+    let asking = draw(QuizPane(phase: view.phase, score: view.score, lines: lines), s, in: box)
+    #expect(asking.rows(of: box)[0].contains("Predict · score 0/1"))
+    #expect(asking.rows(of: box)[0].contains("Enter answers"))
+    #expect(asking.rows(of: box)[1].contains("Which operation starts executing next?"))
+    #expect(asking.rows(of: box)[3].contains("▸ 2  rateApp"))
+    #expect(asking.grid[2, box.y + 3].attributes.contains(.reverse))
+    #expect(!asking.grid[2, box.y + 2].attributes.contains(.reverse))
+    // Answered wrong: the verdict names the engine's answer, then why and what changed.
+    view.phase = .revealed(picked: 1)
+    view.changes = ["banner → executing"]
+    let revealed = QuizPane.lines(view, view.question!, in: body, ascii: false)
+    let revealBox = QuizPane.box(lines: revealed.count, in: body)
+    let shown = draw(
+      QuizPane(phase: view.phase, score: view.score, lines: revealed), s, in: revealBox)
+    let text = shown.rows(of: revealBox).joined(separator: "\n")
+    #expect(shown.rows(of: revealBox)[0].contains("Revealed · score 0/1"))
+    #expect(text.contains("✗ You said rateApp; the engine: banner"))
+    #expect(text.contains("banner holds the Alert lock."))
+    #expect(text.contains("What changed:"))
+    #expect(text.contains("banner → executing"))
+  }
+
   /// Every pane drawn into a rectangle in the middle of a larger frame leaves the rest blank.
   @Test func everyPaneDrawsOnlyInsideItsRectangle() {
     let s = photo(at: 7, selecting: "resize")
@@ -312,6 +347,12 @@ struct PaneTests {
       ("warnings", WarningsPane(scroll: DocumentScroll())),
       ("timeline", TimelinePane(selection: s.ui.shared, zoom: 0, scroll: 0)),
       ("help", HelpPane(overlay: HelpOverlay(), view: .board)),
+      (
+        "quiz",
+        QuizPane(
+          phase: .asking, score: QuizScore(),
+          lines: [("Which starts next?", .bold), ("▸ 1  a", .plain)])
+      ),
     ]
     for (name, pane) in panes {
       var pane = pane
