@@ -322,6 +322,33 @@ struct PaneTests {
     #expect(text.contains("banner → executing"))
   }
 
+  @Test func graphKeepsTheSelectedOperationInViewAndDrawsOnlyVisibleNodes() {
+    let s = photo(at: 7, selecting: "resize")
+    let layout = DAGLayout(model: s.model)
+    #expect(layout.layers.count > 1)
+    let area = Rect(x: 0, y: 0, width: 24, height: 5)
+    var pane = GraphPane(layout: layout, selection: s.ui.shared, scrollX: 0, scrollY: 0)
+    let drawn = draw(&pane, s, in: area)
+    #expect(drawn.lines[0].hasPrefix("─ Dependency graph · 1"))
+    // Three rows between the title and the legend: the selected one among them, reversed.
+    let row = drawn.lines[1...3].firstIndex { $0.contains("resize") }
+    #expect(row != nil, "resize scrolled into view")
+    if let row,
+      let x = drawn.lines[row].firstIndex(of: "r").map({
+        drawn.lines[row].distance(from: drawn.lines[row].startIndex, to: $0)
+      })
+    {
+      #expect(drawn.grid[x, row].attributes.contains(.reverse))
+    }
+    let node = layout.nodes[
+      layout.nodeOfOperation[s.model.operations.firstIndex { $0.name == "resize" }!]]
+    #expect(pane.scrollY <= node.row && node.row < pane.scrollY + 3)
+    #expect(pane.scrollX > 0 || layout.columnX[node.layer] < area.width)
+    // Only the rows shown are drawn: at most one node a column a row.
+    #expect(drawn.frame.stats.graphNodesDrawn > 0)
+    #expect(drawn.frame.stats.graphNodesDrawn <= 3 * layout.layers.count)
+  }
+
   /// Every pane drawn into a rectangle in the middle of a larger frame leaves the rest blank.
   @Test func everyPaneDrawsOnlyInsideItsRectangle() {
     let s = photo(at: 7, selecting: "resize")
@@ -329,7 +356,7 @@ struct PaneTests {
     var moment = MomentView()
     moment.count = 1
     moment.caption = "a caption"
-    let panes: [(String, any Pane)] = [
+    var panes: [(String, any Pane)] = [
       ("header", HeaderPane()), ("status", StatusPane()), ("footer", FooterPane()),
       ("queues", QueuesPane(selectedQueue: 1, scroll: 0)),
       ("operations", OperationsPane(selection: s.ui.shared, scroll: 0)),
@@ -354,6 +381,11 @@ struct PaneTests {
           lines: [("Which starts next?", .bold), ("▸ 1  a", .plain)])
       ),
     ]
+    panes.append(
+      (
+        "graph",
+        GraphPane(layout: DAGLayout(model: s.model), selection: s.ui.shared, scrollX: 0, scrollY: 0)
+      ))
     for (name, pane) in panes {
       var pane = pane
       let drawn = draw(&pane, s, in: area, width: 64, height: 28)
