@@ -333,11 +333,8 @@ struct PaneTests {
     // Three rows between the title and the legend: the selected one among them, reversed.
     let row = drawn.lines[1...3].firstIndex { $0.contains("resize") }
     #expect(row != nil, "resize scrolled into view")
-    if let row,
-      let x = drawn.lines[row].firstIndex(of: "r").map({
-        drawn.lines[row].distance(from: drawn.lines[row].startIndex, to: $0)
-      })
-    {
+    if let row, let name = drawn.lines[row].range(of: "resize") {
+      let x = drawn.lines[row].distance(from: drawn.lines[row].startIndex, to: name.lowerBound)
       #expect(drawn.grid[x, row].attributes.contains(.reverse))
     }
     let node = layout.nodes[
