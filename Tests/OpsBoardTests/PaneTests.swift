@@ -267,6 +267,85 @@ struct PaneTests {
     #expect(selected.first?.contains("█") == true)
   }
 
+  @Test func helpListsTheViewsKeysInABoxAndScrollsWhenItDoesNotFit() {
+    let s = photo(at: 2, selecting: "rateApp")
+    let area = Rect(x: 0, y: 0, width: 60, height: 14)
+    var pane = HelpPane(overlay: HelpOverlay(), view: .board)
+    let drawn = draw(&pane, s, in: area)
+    // The box starts under the header row and ends above the status and footer rows.
+    #expect(drawn.lines[0].trimmingCharacters(in: .whitespaces).isEmpty)
+    #expect(drawn.lines[1].contains("Help · clock paused while it is open"))
+    #expect(drawn.lines[2].contains(MainView.title))
+    #expect(drawn.lines[12].trimmingCharacters(in: .whitespaces).isEmpty)
+    // Nine rows for all the keys: it says there is more, and the scroll key moves it.
+    #expect(drawn.lines[11].contains("↓ more (↑↓ scroll)"))
+    #expect(pane.overlay.scroll.top == 0)
+    let moved = pane.overlay.perform(.down, input: .down)
+    #expect(moved)
+    let scrolled = draw(&pane, s, in: area)
+    #expect(pane.overlay.scroll.top == 1)
+    #expect(scrolled.lines[2] != drawn.lines[2])
+  }
+
+  @Test func quizBoxAsksWithTheChosenAnswerMarkedThenRevealsWhatChanged() {
+    let s = photo(at: 2, selecting: "rateApp")
+    var view = QuizView()
+    view.question = QuizQuestion(
+      kind: .nextStart, prompt: "Which operation starts executing next?",
+      choices: ["banner", "rateApp", "resize"], answer: 0, revealAt: 1,
+      explanation: "banner holds the Alert lock.", focus: "banner")
+    view.selection = 1
+    view.score.asked = 1
+    let body = Rect(x: 0, y: 0, width: 60, height: 14)
+    let lines = QuizPane.lines(view, view.question!, in: body, ascii: false)
+    let box = QuizPane.box(lines: lines.count, in: body)
+    #expect(box == Rect(x: 0, y: 14 - 4 - 2, width: 60, height: 6))
+    let asking = draw(QuizPane(phase: view.phase, score: view.score, lines: lines), s, in: box)
+    #expect(asking.rows(of: box)[0].contains("Predict · score 0/1"))
+    #expect(asking.rows(of: box)[0].contains("Enter answers"))
+    #expect(asking.rows(of: box)[1].contains("Which operation starts executing next?"))
+    #expect(asking.rows(of: box)[3].contains("▸ 2  rateApp"))
+    #expect(asking.grid[2, box.y + 3].attributes.contains(.reverse))
+    #expect(!asking.grid[2, box.y + 2].attributes.contains(.reverse))
+    // Answered wrong: the verdict names the engine's answer, then why and what changed.
+    view.phase = .revealed(picked: 1)
+    view.changes = ["banner → executing"]
+    let revealed = QuizPane.lines(view, view.question!, in: body, ascii: false)
+    let revealBox = QuizPane.box(lines: revealed.count, in: body)
+    let shown = draw(
+      QuizPane(phase: view.phase, score: view.score, lines: revealed), s, in: revealBox)
+    let text = shown.rows(of: revealBox).joined(separator: "\n")
+    #expect(shown.rows(of: revealBox)[0].contains("Revealed · score 0/1"))
+    #expect(text.contains("✗ You said rateApp; the engine: banner"))
+    #expect(text.contains("banner holds the Alert lock."))
+    #expect(text.contains("What changed:"))
+    #expect(text.contains("banner → executing"))
+  }
+
+  @Test func graphKeepsTheSelectedOperationInViewAndDrawsOnlyVisibleNodes() {
+    let s = photo(at: 7, selecting: "resize")
+    let layout = DAGLayout(model: s.model)
+    #expect(layout.layers.count > 1)
+    let area = Rect(x: 0, y: 0, width: 24, height: 5)
+    var pane = GraphPane(layout: layout, selection: s.ui.shared, scrollX: 0, scrollY: 0)
+    let drawn = draw(&pane, s, in: area)
+    #expect(drawn.lines[0].hasPrefix("─ Dependency graph · 1"))
+    // Three rows between the title and the legend: the selected one among them, reversed.
+    let row = drawn.lines[1...3].firstIndex { $0.contains("resize") }
+    #expect(row != nil, "resize scrolled into view")
+    if let row, let name = drawn.lines[row].range(of: "resize") {
+      let x = drawn.lines[row].distance(from: drawn.lines[row].startIndex, to: name.lowerBound)
+      #expect(drawn.grid[x, row].attributes.contains(.reverse))
+    }
+    let node = layout.nodes[
+      layout.nodeOfOperation[s.model.operations.firstIndex { $0.name == "resize" }!]]
+    #expect(pane.scrollY <= node.row && node.row < pane.scrollY + 3)
+    #expect(pane.scrollX > 0 || layout.columnX[node.layer] < area.width)
+    // Only the rows shown are drawn: at most one node a column a row.
+    #expect(drawn.frame.stats.graphNodesDrawn > 0)
+    #expect(drawn.frame.stats.graphNodesDrawn <= 3 * layout.layers.count)
+  }
+
   /// Every pane drawn into a rectangle in the middle of a larger frame leaves the rest blank.
   @Test func everyPaneDrawsOnlyInsideItsRectangle() {
     let s = photo(at: 7, selecting: "resize")
@@ -274,7 +353,7 @@ struct PaneTests {
     var moment = MomentView()
     moment.count = 1
     moment.caption = "a caption"
-    let panes: [(String, any Pane)] = [
+    var panes: [(String, any Pane)] = [
       ("header", HeaderPane()), ("status", StatusPane()), ("footer", FooterPane()),
       ("queues", QueuesPane(selectedQueue: 1, scroll: 0)),
       ("operations", OperationsPane(selection: s.ui.shared, scroll: 0)),
@@ -291,7 +370,19 @@ struct PaneTests {
       ("full log", FullLogPane(view: LogView())), ("notes", NotesPane(scroll: DocumentScroll())),
       ("warnings", WarningsPane(scroll: DocumentScroll())),
       ("timeline", TimelinePane(selection: s.ui.shared, zoom: 0, scroll: 0)),
+      ("help", HelpPane(overlay: HelpOverlay(), view: .board)),
+      (
+        "quiz",
+        QuizPane(
+          phase: .asking, score: QuizScore(),
+          lines: [("Which starts next?", .bold), ("▸ 1  a", .plain)])
+      ),
     ]
+    panes.append(
+      (
+        "graph",
+        GraphPane(layout: DAGLayout(model: s.model), selection: s.ui.shared, scrollX: 0, scrollY: 0)
+      ))
     for (name, pane) in panes {
       var pane = pane
       let drawn = draw(&pane, s, in: area, width: 64, height: 28)

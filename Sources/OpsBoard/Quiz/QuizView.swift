@@ -77,23 +77,8 @@ struct QuizView: ViewComponent {
 
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
     guard let question else { return board.draw(r, &renderer, &shared) }
-    let boxWidth = min(r.width, 100)
-    let content = renderer.quizLines(self, question, width: boxWidth - 4)
-    // The question and every choice, or the verdict and its explanation, always in full (on a small
-    // screen the box takes what it needs); what changed only as far as half the screen allows,
-    // the newest changes whole.
-    let most = max(1, r.height - 3)
-    let essential = Array(content.essential.prefix(most))
-    let room = max(3, r.height / 2) - 2 - essential.count - 1
-    var changes: [[(String, Style)]] = []
-    var used = 0
-    for change in content.changes.reversed() where used + change.count <= room {
-      changes.insert(change, at: 0)
-      used += change.count
-    }
-    let lines =
-      essential + (changes.isEmpty ? [] : [("What changed:", Style.title)] + changes.flatMap { $0 })
-    let boxHeight = lines.count + 2
+    let lines = QuizPane.lines(self, question, in: r, ascii: renderer.ascii)
+    let box = QuizPane.box(lines: lines.count, in: r)
     if overPresenter {
       // Over the presenter: its table is short and the state machine is the point, so the box covers
       // the bottom of it.
@@ -101,56 +86,14 @@ struct QuizView: ViewComponent {
     } else {
       // The board above the box where it fits, so the selected operation (what the reveal is about)
       // and why it waits stay in view.
-      board.bottomCover = boxHeight
+      board.bottomCover = box.height
       board.draw(r, &renderer, &shared)
     }
-    renderer.drawQuiz(self, lines, in: r)
+    QuizPane(phase: phase, score: score, lines: lines).render(box, &renderer)
   }
 }
 
 extension BoardRenderer {
-  /// The box's lines, wrapped to `textWidth`: the question and its choices, or the verdict and the
-  /// explanation (`essential`, never cut); after the reveal also each change the answer made.
-  func quizLines(_ view: QuizView, _ q: QuizQuestion, width textWidth: Int)
-    -> (essential: [(String, Style)], changes: [[(String, Style)]])
-  {
-    var lines: [(String, Style)] = []
-    var changes: [[(String, Style)]] = []
-    let check = ascii ? "+" : "✓"
-    let cross = ascii ? "x" : "✗"
-    /// Wrapped, the lines after the first under its text (`indent` columns in); as it is (its
-    /// spacing kept) when it fits.
-    func wrapped(_ text: String, indent: Int, _ style: Style) -> [(String, Style)] {
-      if text.count <= textWidth { return [(text, style)] }
-      let pad = String(repeating: " ", count: indent)
-      return TextWrap.wrap(text, width: max(10, textWidth - indent)).enumerated().map {
-        ($0.offset == 0 ? $0.element : pad + $0.element, style)
-      }
-    }
-    switch view.phase {
-    case .asking:
-      lines += TextWrap.wrap(q.prompt, width: textWidth).map { ($0, Style.bold) }
-      for (i, choice) in q.choices.enumerated() {
-        let mark = i == view.selection ? (ascii ? ">" : "▸") : " "
-        let style = i == view.selection ? Style(attrs: .reverse) : .plain
-        lines += wrapped("\(mark) \(i + 1)  \(choice)", indent: 5, style)
-      }
-    case .revealed(let picked):
-      let right = q.isRight(picked)
-      // Every choice the engine made true is named, so a right answer is never marked wrong.
-      let truths = q.accepted.map { q.choices[$0] }.joined(separator: " and ")
-      let verdict =
-        right
-        ? "\(check) Right: \(q.choices[picked])"
-          + (q.accepted.count > 1 ? " (\(truths) started at the same instant)" : "")
-        : "\(cross) You said \(q.choices[picked]); the engine: \(truths)"
-      lines += wrapped(verdict, indent: 2, right ? .good : .bad)
-      lines += TextWrap.wrap(q.explanation, width: textWidth).map { ($0, Style.plain) }
-      changes = view.changes.suffix(3).map { wrapped($0, indent: 2, .dim) }
-    }
-    return (lines, changes)
-  }
-
   /// After the answer the choice keys do nothing: the footer says what Enter, Esc and `.` do then
   /// (read from the key map). Nil while asking, or when no reveal is on screen.
   func quizRevealFooter(_ ui: BoardUIState) -> [FooterItem]? {
@@ -169,20 +112,5 @@ extension BoardRenderer {
       items.append(FooterItem(keys: step, label: "next question", actions: [.step], pinned: false))
     }
     return items
-  }
-
-  /// The box at the bottom of `r`.
-  mutating func drawQuiz(_ view: QuizView, _ shown: [(String, Style)], in r: Rect) {
-    let boxWidth = min(r.width, 100)
-    let textWidth = boxWidth - 4
-    let box = Rect(x: r.x, y: r.maxY - shown.count - 2, width: boxWidth, height: shown.count + 2)
-    let score = "score \(view.score.right)/\(view.score.asked)"
-    let title = view.phase == .asking ? "Predict · \(score)" : "Revealed · \(score)"
-    canvas.box(box, title: title, style: .title)
-    let hint = view.phase == .asking ? " Enter answers " : " Enter closes "
-    canvas.putRight(hint, maxX: box.maxX - 2, y: box.y, style: .title)
-    for (i, (text, style)) in shown.enumerated() {
-      canvas.put(text, x: box.x + 2, y: box.y + 1 + i, width: textWidth, style: style)
-    }
   }
 }

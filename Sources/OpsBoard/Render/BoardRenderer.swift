@@ -52,7 +52,11 @@ struct BoardRenderer {
     StatusPane(ui).render(Rect(x: 0, y: height - 2, width: width, height: 1), &self)
     FooterPane(ui, quizReveal: quizRevealFooter(ui))
       .render(Rect(x: 0, y: height - 1, width: width, height: 1), &self)
-    if ui.helpVisible { drawHelp(&ui.help, view: ui.view) }
+    if ui.helpVisible {
+      var help = HelpPane(overlay: ui.help, view: ui.view)
+      help.render(Rect(x: 0, y: 0, width: width, height: height), &self)
+      ui.help = help.overlay
+    }
     return canvas.grid
   }
 }

@@ -104,11 +104,15 @@ struct Canvas {
     return used
   }
 
-  /// Writes text right-aligned to end at `maxX` (exclusive).
+  /// Writes text right-aligned to end at `maxX` (exclusive); text that would start left of `minX`
+  /// starts there instead, cut to fit.
   @discardableResult
-  mutating func putRight(_ text: String, maxX: Int, y: Int, style: Style = .plain) -> Int {
+  mutating func putRight(
+    _ text: String, maxX: Int, minX: Int = .min, y: Int, style: Style = .plain
+  ) -> Int {
     let n = ascii ? Self.transliterate(text).count : text.reduce(0) { $0 + CellWidth.columns($1) }
-    return put(text, x: maxX - n, y: y, width: n, style: style)
+    let x = max(minX, maxX - n)
+    return put(text, x: x, y: y, width: maxX - x, style: style)
   }
 
   mutating func fill(_ rect: Rect, _ ch: Character = " ", style: Style = .plain) {
