@@ -92,12 +92,7 @@ extension VirtualRuntime {
     #expect(rt.errors(of: "root") == ["disk full"])
     // Foundation runs a dependent of a failed operation (F10), so `middle` succeeds.
     #expect(rt.errors(of: "middle").isEmpty && rt.isCancelled("middle") == false)
-    #expect(
-      rt.events.contains {
-        $0.kind
-          == .conditionResult(
-            operation: "op", condition: "noFailedDependencies", result: .satisfied, error: nil)
-      })
+    #expect(Self.noFailedDependenciesWasSatisfied(for: "op", in: rt))
     #expect(rt.isCancelled("op") == false)
     #expect(rt.startOrder == ["root", "middle", "op"])
   }
@@ -116,12 +111,7 @@ extension VirtualRuntime {
     rt.schedule(.cancel(operation: "bar"), at: 0.5)
     rt.run()
     #expect(rt.isCancelled("bar"))
-    #expect(
-      rt.events.contains {
-        $0.kind
-          == .conditionResult(
-            operation: "op", condition: "noFailedDependencies", result: .satisfied, error: nil)
-      })
+    #expect(Self.noFailedDependenciesWasSatisfied(for: "op", in: rt))
     #expect(rt.isCancelled("op") == false)
     #expect(rt.started("op") != nil)
   }
@@ -233,5 +223,14 @@ extension VirtualRuntime {
     ])
     rt.run()
     #expect(rt.errors(of: "parse") == ["dependency fetch failed"])
+  }
+
+  /// Whether `op`'s NoFailedDependenciesCondition ended satisfied in the run.
+  static func noFailedDependenciesWasSatisfied(for op: String, in rt: VirtualRuntime) -> Bool {
+    rt.events.contains {
+      $0.kind
+        == .conditionResult(
+          operation: op, condition: "noFailedDependencies", result: .satisfied, error: nil)
+    }
   }
 }
