@@ -47,10 +47,7 @@ extension ProbeTests {
 
     #expect(client.send(.suspend(queue: "work")))
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has { $0 == .queueSuspended(queue: "work") }
-      })
+      seen.eventuallySees(client) { $0 == .queueSuspended(queue: "work") })
     // The runtime reported the command itself, as a key command, before its effect.
     #expect(
       seen.has {
@@ -97,13 +94,10 @@ extension ProbeTests {
     defer { client.close() }
     let seen = Collected()
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          $0
-            == .state(
-              operation: "done soon", from: .finishing, to: .finished, cause: .sampled)
-        }
+      seen.eventuallySees(client) {
+        $0
+          == .state(
+            operation: "done soon", from: .finishing, to: .finished, cause: .sampled)
       })
     #expect(client.send(.cancel(operation: "done soon")))
     #expect(client.send(.cancel(operation: "never was")))

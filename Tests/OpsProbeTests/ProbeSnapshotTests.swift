@@ -34,11 +34,8 @@ extension ProbeTests {
     queue.addOperations(ops, waitUntilFinished: false)
     let collected = Collected()
     #expect(
-      eventually {
-        collected.pull(early)
-        return collected.has {
-          $0 == .state(operation: "job 1", from: .ready, to: .executing, cause: .sampled)
-        }
+      collected.eventuallySees(early) {
+        $0 == .state(operation: "job 1", from: .ready, to: .executing, cause: .sampled)
       })
     early.close()
     queue.maxConcurrentOperationCount = 3

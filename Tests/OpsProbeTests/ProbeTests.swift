@@ -27,6 +27,13 @@ func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
       status = m.status
     }
     func has(_ p: (EventKind) -> Bool) -> Bool { events.contains { p($0.kind) } }
+    /// Pulls from `c` until an event matching `p` has come, or `eventually`'s time runs out.
+    func eventuallySees(_ c: ProbeClient, _ p: (EventKind) -> Bool) -> Bool {
+      eventually {
+        pull(c)
+        return has(p)
+      }
+    }
   }
 
   @Test func theViewerSeesOperationsMoveAndSteersTheQueue() throws {
@@ -48,12 +55,9 @@ func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
     let client = ProbeClient(target: .socket(probe.path))
     let seen = Collected()
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          // Sampled: the probe saw it executing, not the slot or why (no cause is invented).
-          $0 == .state(operation: "first", from: .ready, to: .executing, cause: .sampled)
-        }
+      seen.eventuallySees(client) {
+        // Sampled: the probe saw it executing, not the slot or why (no cause is invented).
+        $0 == .state(operation: "first", from: .ready, to: .executing, cause: .sampled)
       })
     #expect(
       seen.has {
@@ -66,10 +70,7 @@ func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
 
     #expect(client.send(.suspend(queue: "downloads")))
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has { $0 == .queueSuspended(queue: "downloads") }
-      })
+      seen.eventuallySees(client) { $0 == .queueSuspended(queue: "downloads") })
     #expect(queue.isSuspended)
 
     #expect(client.send(.cancel(operation: "block 1")))
@@ -81,12 +82,9 @@ func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
     gate.signal()
     queue.isSuspended = false
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          $0
-            == .state(operation: "block 1", from: .finishing, to: .finished, cause: .sampled)
-        }
+      seen.eventuallySees(client) {
+        $0
+          == .state(operation: "block 1", from: .finishing, to: .finished, cause: .sampled)
       })
     #expect(seen.has { if case .cancelled("block 1", _, _) = $0 { true } else { false } })
     // The events fold: the board's one fold sees both operations finished.
@@ -102,11 +100,8 @@ func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
     let client = ProbeClient(target: .socket(probe.path))
     let seen = Collected()
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          $0 == .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default)
-        }
+      seen.eventuallySees(client) {
+        $0 == .queueAdded(queue: "q", maxConcurrent: nil, suspended: false, qos: .default)
       })
     if case .connected(let h) = seen.status {
       #expect(!h.control)

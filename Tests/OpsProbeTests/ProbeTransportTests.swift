@@ -26,11 +26,8 @@ extension ProbeTests {
     defer { client.close() }
     let seen = Collected()
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          $0 == .queueAdded(queue: "over-tcp", maxConcurrent: nil, suspended: false, qos: .default)
-        }
+      seen.eventuallySees(client) {
+        $0 == .queueAdded(queue: "over-tcp", maxConcurrent: nil, suspended: false, qos: .default)
       })
     probe.stop()
     #expect(!ProbeAddress.running().contains(probe.path))
@@ -84,14 +81,11 @@ extension ProbeTests {
     defer { client.close() }
     let seen = Collected()
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          if case .operationAdded("line?break", "evil?[2J", _, _, _, _, _, _, _) = $0 {
-            true
-          } else {
-            false
-          }
+      seen.eventuallySees(client) {
+        if case .operationAdded("line?break", "evil?[2J", _, _, _, _, _, _, _) = $0 {
+          true
+        } else {
+          false
         }
       }, "\(seen.status)")
     queue.isSuspended = false
@@ -159,11 +153,8 @@ extension ProbeTests {
     one.isSuspended = false
     two.isSuspended = false
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          if case .state("job #2", .executing, .finishing, _) = $0 { true } else { false }
-        }
+      seen.eventuallySees(client) {
+        if case .state("job #2", .executing, .finishing, _) = $0 { true } else { false }
       }, "\(seen.status)")
     #expect(
       seen.has {

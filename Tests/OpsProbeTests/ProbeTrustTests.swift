@@ -316,14 +316,11 @@ extension ProbeTests {
     second.addOperation(a)
     second.addOperation(b)
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          if case .operationAdded("step #2", "inner #2", _, _, _, ["step"], _, _, _) = $0 {
-            true
-          } else {
-            false
-          }
+      seen.eventuallySees(client) {
+        if case .operationAdded("step #2", "inner #2", _, _, _, ["step"], _, _, _) = $0 {
+          true
+        } else {
+          false
         }
       })
     second.cancelAllOperations()
@@ -365,11 +362,8 @@ extension ProbeTests {
     defer { client.close() }
     let seen = Collected()
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has {
-          $0 == .state(operation: "second", from: .finishing, to: .finished, cause: .sampled)
-        }
+      seen.eventuallySees(client) {
+        $0 == .state(operation: "second", from: .finishing, to: .finished, cause: .sampled)
       })
     var projection = Projection()
     for e in seen.events {
@@ -389,10 +383,7 @@ extension ProbeTests {
     defer { client.close() }
     let seen = Collected()
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has { $0.isQueueAdded("last") }
-      })
+      seen.eventuallySees(client) { $0.isQueueAdded("last") })
     let op = BlockOperation {}
     op.name = "the end"
     queue.addOperation(op)
@@ -510,9 +501,6 @@ extension ProbeTests {
     defer { client.close() }
     let seen = Collected()
     #expect(
-      eventually {
-        seen.pull(client)
-        return seen.has { $0.isQueueAdded("secret-queue") }
-      })
+      seen.eventuallySees(client) { $0.isQueueAdded("secret-queue") })
   }
 }
