@@ -66,6 +66,31 @@ struct PaneTests {
     #expect(scrolled.lines[2].hasPrefix("›ui"))
   }
 
+  /// Operations started after a suspension, asking again for their locks (X10), take slots without
+  /// executing: the row counts them against the limit, and the status line names the deadlock.
+  @Test func queuesCountSlotsHeldByOperationsAskingAgainForALock() {
+    let s = BoardSession(title: "reclaim", notes: "", paused: true) {
+      let rt = VirtualRuntime()
+      try! rt.addQueue(QueueSpec(name: "q", maxConcurrent: 0))
+      try! rt.addOperations([
+        OperationSpec(name: "A", exclusivity: ["x"], work: WorkScript(duration: 0)),
+        OperationSpec(name: "B", exclusivity: ["y"], work: WorkScript(duration: 0)),
+        OperationSpec(name: "C", exclusivity: ["x", "y"], work: WorkScript(duration: 0)),
+      ])
+      for o in ["A", "B", "C"] { try! rt.enqueue(o, on: "q") }
+      rt.schedule(.suspend(queue: "q"), at: 0)
+      rt.schedule(.resume(queue: "q"), at: 1)
+      rt.schedule(.setMaxConcurrent(queue: "q", value: 2), at: 1)
+      return rt
+    }
+    s.advance(by: 2)
+    var pane = QueuesPane(selectedQueue: 0, scroll: 0)
+    let row = draw(&pane, s, in: Rect(x: 0, y: 0, width: 60, height: 2)).lines[1]
+    #expect(row.contains("2/2"), "\(row)")
+    let status = draw(StatusPane(), s, in: Rect(x: 0, y: 0, width: 200, height: 1)).lines[0]
+    #expect(status.contains("3 deadlocked on q"), "\(status)")
+  }
+
   @Test func operationsShowTheSelectedRowAndKeepItInView() {
     let s = photo(at: 2, selecting: "rateApp")
     let index = s.model.operations.firstIndex { $0.name == "rateApp" }!

@@ -31,6 +31,17 @@ struct EventInvariants {
     /// Operations with conditions or exclusivity categories.
     var conditioned = Set<String>()
     var reclaimers = Set<String>()
+    /// Reclaimers started by their queue and waiting for their lock: the slot is taken at the request
+    /// (X10), with the lock's holder they wait for.
+    var slotHolders: [String: String] = [:]
+
+    func takeSlot(_ e: Event, _ o: String, on q: String) {
+      if let cap = limit[q] ?? nil, executing[q, default: 0] >= cap {
+        fail(e, "\(o) started with \(executing[q, default: 0]) executing on \(q), limit \(cap)")
+      }
+      executing[q, default: 0] += 1
+      began.insert(o)
+    }
 
     for (i, e) in events.enumerated() {
       if e.seq != i + 1 { fail(e, "expected seq \(i + 1)") }
@@ -57,6 +68,11 @@ struct EventInvariants {
         }
       case .exclusivityReleased(let o, _):
         if state[o] == .ready || state[o] == .evaluatingConditions { reclaimers.insert(o) }
+      case .exclusivityWaiting(let o, _, let h):
+        // A reclaimer asks again once its queue has started it: it takes its slot now.
+        guard state[o] == .ready, reclaimers.contains(o), let q = queueOf[o] else { break }
+        if !began.contains(o) { takeSlot(e, o, on: q) }
+        slotHolders[o] = h
       case .dependencyAdded(let o, let d): dependencies[o, default: []].insert(d)
       case .cancelled(let o, _, _): cancelled.insert(o)
       case .cycleDetected(let ops): fail(e, "cycle \(ops) in an acyclic graph")
@@ -74,14 +90,12 @@ struct EventInvariants {
           break
         }
         // One that asked again for its lock was started before, and took its slot then.
-        if suspended[q] == true && !reclaimers.contains(o) {
-          fail(e, "\(o) started on suspended \(q)")
+        if slotHolders.removeValue(forKey: o) == nil {
+          if suspended[q] == true && !reclaimers.contains(o) {
+            fail(e, "\(o) started on suspended \(q)")
+          }
+          takeSlot(e, o, on: q)
         }
-        if let cap = limit[q] ?? nil, executing[q, default: 0] >= cap {
-          fail(e, "\(o) started with \(executing[q, default: 0]) executing on \(q), limit \(cap)")
-        }
-        executing[q, default: 0] += 1
-        began.insert(o)
         guard to == .executing else { break }
         if cancelled.contains(o) {
           fail(e, "\(o) executes although it was cancelled before starting")
@@ -111,7 +125,15 @@ struct EventInvariants {
       }
     }
     for (o, n) in finishes where n != 1 { problems.append("\(o) finished \(n) times") }
-    if requireAllFinished {
+    // ProcedureKit can deadlock (X10): reclaimers fill their queue's slots waiting for a lock whose
+    // holder waits for one of those slots. Then nothing more can finish; anything else is a failure.
+    let deadlocked = slotHolders.contains { o, h in
+      guard finishes[o] == nil, state[h] == .ready, let q = queueOf[o], queueOf[h] == q,
+        let cap = limit[q] ?? nil
+      else { return false }
+      return executing[q, default: 0] >= cap
+    }
+    if requireAllFinished && !deadlocked {
       for o in queueOf.keys.sorted() where finishes[o] == nil {
         problems.append("\(o) never finished (state \(state[o] ?? .initialized))")
       }

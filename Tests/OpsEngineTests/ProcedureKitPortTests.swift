@@ -853,6 +853,51 @@ private let noFailedDependencies = ConditionSpec(
     #expect(rt.pkStarted("A") == 1.75)
   }
 
+  // X10. The rules above can deadlock, in ProcedureKit as here: locks given back on suspension go to
+  // a request kept for the resume; the queue then starts the earlier operations, which hold its
+  // slots while they ask again for locks the later one holds, and the later one waits for a slot.
+  // The projection counts those slots and says so; raising the limit unblocks it.
+  // Rule: ProcedureQueue.swift:259-281, 460-468, 488-512.
+  @Test func givenBackLocksCanDeadlockAFullQueueAndALimitRaiseUnblocksIt() throws {
+    func run(raiseAt: Double?) throws -> VirtualRuntime {
+      let rt = try makeRuntime(
+        queues: [QueueSpec(name: "q", maxConcurrent: 0)],
+        operations: [
+          (spec("A", work: 0, exclusivity: ["x"]), "q"),
+          (spec("B", work: 0, exclusivity: ["y"]), "q"),
+          (spec("C", work: 0, exclusivity: ["x", "y"]), "q"),
+        ])
+      rt.schedule(.suspend(queue: "q"), at: 0)
+      rt.schedule(.resume(queue: "q"), at: 1)
+      rt.schedule(.setMaxConcurrent(queue: "q", value: 2), at: 1)
+      if let t = raiseAt { rt.schedule(.setMaxConcurrent(queue: "q", value: 3), at: t) }
+      rt.run()
+      return rt
+    }
+    let stuck = try run(raiseAt: nil)
+    #expect(stuck.pkStarted("A") == nil && stuck.pkStarted("C") == nil)
+    let p = stuck.projection
+    let q = try #require(p.queue(named: "q"))
+    #expect(q.executing == 0 && q.reclaiming == 2 && q.slotsTaken == 2 && q.isAtLimit)
+    #expect(p.operation(named: "A")?.reclaiming == true)
+    #expect(p.members(of: "q").filter { $0.state == .ready && !$0.reclaiming }.map(\.name) == ["C"])
+    #expect(p.whyWaiting("C")?.contains("2 slots held by A, B") == true)
+    let reasons = Dictionary(
+      uniqueKeysWithValues: p.stuckOperations().map { ($0.operation, $0.reason) })
+    #expect(reasons["C"] == .slotsHeldForLocks("q"))
+    #expect(reasons["A"] == .waitsFor("C"))
+    #expect(p.stuckSummary()?.contains("3 deadlocked on q") == true)
+    #expect(p.stuckSummary()?.contains("+ raises the limit") == true)
+    // The stream shows C taking both locks while A and B, started, wait for them.
+    #expect(
+      stuck.pkTime { $0 == .exclusivityWaiting(operation: "A", category: "x", holder: "C") } == 1)
+
+    let raised = try run(raiseAt: 2)
+    #expect(raised.pkStarted("C") == 2)
+    #expect(raised.pkFinished("A") == 2 && raised.pkFinished("B") == 2)
+    #expect(raised.projection.queue(named: "q")?.reclaiming == 0)
+  }
+
   // X10. Conditions that pass while the queue is suspended: the lock request waits for the resume.
   // Rule: ProcedureQueue.swift:432-447 (requestLock on a suspended queue), 259-263.
   @Test func aLockRequestOnASuspendedQueueWaitsForTheResume() throws {

@@ -102,6 +102,34 @@ extension RandomScenario {
     #expect(found.contains { $0.contains("while a holds x") })
     #expect(found.contains { $0.contains("b skips evaluatingConditions") })
   }
+
+  /// A reclaimer takes its slot when it asks again for its lock (X10), and the deadlock this can end
+  /// in is accepted only while the queue is full of reclaimers.
+  @Test func theCheckerCountsReclaimedSlotsAndKnowsTheirDeadlock() throws {
+    let exclusive = { (x: Int) in
+      RandomScenario.Op(
+        queue: 0, priority: 2, tenths: 0, dependencyBits: 0, exclusive: x, mode: 0, condition: 0,
+        timeout: 0, qos: 4)
+    }
+    let scenario = RandomScenario(
+      queues: [.init(limit: 0, suspended: false)], ops: [exclusive(7), exclusive(8), exclusive(9)],
+      interventions: [.init(tenths: 0, kind: 2, target: 0, value: 0)])
+    let events = try scenario.runVirtual().events
+    let checker = EventInvariants(exclusivity: scenario.exclusivity)
+    #expect(checker.violations(in: events).isEmpty)
+    // The same stream with the release's limit of 2 read as 3: a free slot, so not a deadlock.
+    let roomy = events.map { e in
+      guard case .queueMaxConcurrent(let q, 2?) = e.kind else { return e }
+      return Event(seq: e.seq, time: e.time, kind: .queueMaxConcurrent(queue: q, value: 3))
+    }
+    #expect(checker.violations(in: roomy).contains("op2 never finished (state ready)"))
+    // Read as 1, the second reclaimer takes a slot beyond the limit.
+    let tight = events.map { e in
+      guard case .queueMaxConcurrent(let q, 2?) = e.kind else { return e }
+      return Event(seq: e.seq, time: e.time, kind: .queueMaxConcurrent(queue: q, value: 1))
+    }
+    #expect(checker.violations(in: tight).contains { $0.contains("op1 started with 1 executing") })
+  }
 }
 
 /// Folds the events of 120 random workloads one at a time and calls `check` after each, with the
@@ -114,6 +142,20 @@ func afterEveryEventOfRandomWorkloads(
     for event in try scenario.runVirtual().events {
       p.apply(event)
       check(p, event, Array(p.operations), scenario)
+    }
+  }
+}
+
+/// Each queue's reclaiming count (slots held by started operations asking again for a lock) equals a
+/// scan of its operations after every event, and such an operation is out of the ready line.
+@Suite struct ReclaimedSlotTests {
+  @Test func reclaimingCountsEqualAScanAfterEveryEvent() async {
+    await afterEveryEventOfRandomWorkloads { p, event, ops, scenario in
+      for q in p.queues {
+        let scan = ops.filter { $0.queue == q.name && $0.reclaiming }
+        #expect(q.reclaiming == scan.count, "after \(event)\n\(scenario)")
+        #expect(scan.allSatisfy { $0.state == .ready && $0.waitingForLock != nil })
+      }
     }
   }
 }

@@ -182,7 +182,7 @@ struct ScenarioKeyTests {
   /// What Foundation has is run by verify and agrees with the engine; what it lacks is left out,
   /// with a reason.
   @Test(arguments: samples.filter { $0.section != "Top level" })
-  func verifyChecksItOrSaysWhyNot(_ sample: Sample) throws {
+  func verifyChecksItOrSaysWhyNot(_ sample: Sample) async throws {
     try #require(!sample.with.isEmpty, "no sample scenario for \(sample)")
     let with = try parseScenario(sample.with)
     let skipped = Verification.notCheckable(with)
@@ -195,7 +195,7 @@ struct ScenarioKeyTests {
       #expect(Verification.notCheckable(try parseScenario(sample.without)).isEmpty)
       return
     }
-    let v = verifyAllowingLateness(with)
+    let v = await verifyAllowingLateness(with)
     #expect(v.agrees, "\(v.report)")
   }
 }

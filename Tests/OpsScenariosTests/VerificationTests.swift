@@ -11,9 +11,9 @@ struct VerificationTests {
   static let scenarios = Catalog.names.filter { $0 != "stress" }
 
   @Test(arguments: scenarios)
-  func foundationAgreesWithTheEngine(_ name: String) throws {
+  func foundationAgreesWithTheEngine(_ name: String) async throws {
     let scenario = try #require(Catalog.named(name))
-    let v = verifyAllowingLateness(scenario)
+    let v = await verifyAllowingLateness(scenario)
     #expect(v.agrees, "\(v.report)")
     if SwiftProgram(scenario).isQueueLevel && scenario.operations.allSatisfy(\.spec.work.finishes) {
       #expect(v.notChecked.isEmpty, "\(v.report)")
@@ -22,12 +22,13 @@ struct VerificationTests {
     #expect(v.report.contains("AGREE"))
   }
 
-  @Test func aDeliberatelyWrongEngineSettingIsReportedWithItsFirstDifference() throws {
+  @Test func aDeliberatelyWrongEngineSettingIsReportedWithItsFirstDifference() async throws {
     let scenario = try #require(Catalog.named("priorities"))
-    var wrong = scenario
+    var told = scenario
     // The engine is told the serial queue runs two at a time; Foundation runs it as written.
-    wrong.queues[0].maxConcurrent = 2
-    let v = Verification.run(scenario, engineScenario: wrong, scale: 0.2)
+    told.queues[0].maxConcurrent = 2
+    let wrong = told
+    let v = await onOwnThread { Verification.run(scenario, engineScenario: wrong, scale: 0.2) }
     #expect(!v.agrees)
     #expect(
       v.firstDifference?.hasPrefix(

@@ -125,7 +125,7 @@ enum KeyDecisions {
         StatusMessage(
           "\(q.name) is unlimited (\(limitText(nil))) already: - sets a limit", .rejected))
     case (nil, false):
-      value = max(q.executing, 1)
+      value = max(q.slotsTaken, 1)
     case (0?, false):
       return .say(
         StatusMessage("\(q.name) already allows 0: nothing starts there; + raises it", .rejected))

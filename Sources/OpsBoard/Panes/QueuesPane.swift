@@ -38,9 +38,10 @@ struct QueuesPane: Pane {
         frame.canvas.put("▶ running", x: x, y: y, style: Style(fg: .green))
       }
       x += 12
-      let limit = "\(q.executing)/\(q.limitText)"
-      let atLimit = q.maxConcurrent.map { q.executing >= $0 } ?? false
-      frame.canvas.putRight(limit, maxX: x + 6, y: y, style: atLimit ? .bold : .plain)
+      // Slots taken, as the limit counts them: executing, and started operations asking again for
+      // a lock (X10).
+      let limit = "\(q.slotsTaken)/\(q.limitText)"
+      frame.canvas.putRight(limit, maxX: x + 6, y: y, style: q.isAtLimit ? .bold : .plain)
       x += 8
       let countsEnd = rows.maxX - barWidth - 2
       // Cancelled ones that finished are counted once, as ✕, not also as ✓: the numbers add up

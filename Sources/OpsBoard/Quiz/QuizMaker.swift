@@ -281,7 +281,7 @@ struct QuizMaker {
         return false
       }
       switch reasons[name] {
-      case .cycle, .suspendedQueue, .zeroLimit: return true
+      case .cycle, .suspendedQueue, .zeroLimit, .slotsHeldForLocks: return true
       case .waitsFor(let other): return held(other, depth: depth + 1)
       default: return false
       }

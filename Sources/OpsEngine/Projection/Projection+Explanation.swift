@@ -132,9 +132,21 @@ extension Projection {
       + (ahead.count > 4 ? " and \(ahead.count - 4) more" : "")
     if q.isAtLimit {
       let running = executingNames(in: q)
-      return "\(q.name) is at its limit: \(q.executing)/\(q.limitText) executing: "
-        + running.prefix(6).joined(separator: ", ") + (running.count > 6 ? ", …" : "")
-        + (ahead.isEmpty ? "" : "; next in line before it: " + aheadText)
+      var text = "\(q.name) is at its limit: \(q.executing)/\(q.limitText) executing"
+      if !running.isEmpty {
+        text += ": " + running.prefix(6).joined(separator: ", ") + (running.count > 6 ? ", …" : "")
+      }
+      if q.reclaiming > 0 {
+        let names = reclaimingNames(in: q)
+        text +=
+          "; \(q.reclaiming) slot\(q.reclaiming == 1 ? "" : "s") held by "
+          + (names.isEmpty
+            ? "operations it started"
+            : names.prefix(6).joined(separator: ", ")
+              + (names.count > 6 ? ", …" : ""))
+          + ", waiting for a lock given back while it was suspended"
+      }
+      return text + (ahead.isEmpty ? "" : "; next in line before it: " + aheadText)
     }
     if !ahead.isEmpty { return "ahead of it in \(q.name): " + aheadText }
     return "ready: its queue starts it now"
@@ -145,6 +157,15 @@ extension Projection {
     q.executingSet.map { i in
       operations.read(i) { ($0.pointee.startedAt ?? 0, $0.pointee.index, $0.pointee.name) }
     }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+  }
+
+  /// Started operations of the queue that wait for a lock given back (X10), in add order; empty
+  /// where the projection keeps no members (the live runtime's).
+  func reclaimingNames(in q: QueueInfo) -> [String] {
+    guard q.reclaiming > 0 else { return [] }
+    return q.memberSet.sorted().compactMap { i in
+      operations.read(i) { $0.pointee.reclaiming ? $0.pointee.name : nil }
+    }
   }
 
   /// A pending operation's dependencies are named up to this many; beyond, they are counted.

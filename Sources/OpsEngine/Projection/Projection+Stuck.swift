@@ -13,6 +13,10 @@ public struct StuckOperation: Sendable, Equatable {
     case suspendedQueue(String)
     /// Its queue allows 0 at a time: raising the limit lets it start.
     case zeroLimit(String)
+    /// Ready, it waits for a slot of this queue, every slot held by an operation the queue started
+    /// that asks again for a lock given back while the queue was suspended (X10): raising the limit
+    /// lets it start.
+    case slotsHeldForLocks(String)
     /// It waits, directly or not, for an operation stuck for another reason.
     case waitsFor(String)
     /// Outside any queue or waiting for something that will never be added.
@@ -25,7 +29,7 @@ public struct StuckOperation: Sendable, Equatable {
   /// Whether a command (resume, raise the limit) unblocks it without cancelling anything.
   public var commandCanUnblock: Bool {
     switch reason {
-    case .suspendedQueue, .zeroLimit: true
+    case .suspendedQueue, .zeroLimit, .slotsHeldForLocks: true
     default: false
     }
   }
@@ -55,8 +59,9 @@ extension Projection {
       }
       if let q, q.suspended { return .suspendedQueue(q.name) }
       if let q, q.maxConcurrent == 0 { return .zeroLimit(q.name) }
-      if let q, q.isAtLimit, let first = executing(in: q.name).first {
-        return .waitsFor(first.name)
+      if let q, q.isAtLimit {
+        if let first = executing(in: q.name).first { return .waitsFor(first.name) }
+        if q.reclaiming > 0 { return .slotsHeldForLocks(q.name) }
       }
       return .other(whyWaiting(op.name) ?? op.state.rawValue)
     case .pending:
@@ -93,8 +98,10 @@ extension Projection {
       }
       return rootCause[current]
     }
+    var held: [String] = []
     var bySuspension = 0
     var byZeroLimit = 0
+    var bySlotsHeld = 0
     var never = 0
     for s in stuck {
       switch root(s.operation) {
@@ -104,6 +111,9 @@ extension Projection {
       case .zeroLimit(let q)?:
         byZeroLimit += 1
         if !zero.contains(q) { zero.append(q) }
+      case .slotsHeldForLocks(let q)?:
+        bySlotsHeld += 1
+        if !held.contains(q) { held.append(q) }
       default:
         never += 1
       }
@@ -117,6 +127,11 @@ extension Projection {
     if byZeroLimit > 0 {
       parts.append(
         "\(wait(byZeroLimit)) for a limit of 0 on \(zero.joined(separator: ", ")) (+ raises it)")
+    }
+    if bySlotsHeld > 0 {
+      parts.append(
+        "\(bySlotsHeld) deadlocked on \(held.joined(separator: ", ")): its slots are held by "
+          + "operations waiting for locks that a ready one holds (+ raises the limit)")
     }
     if never > 0 {
       parts.append(

@@ -223,6 +223,7 @@ public struct Projection: Sendable, Equatable {
       }
     case .exclusivityWaiting(let o, let category, let holder):
       updateOperation(o) { $0.waitingForLock = (category, holder) }
+      startReclaiming(o)
       updateLock(o, category) {
         $0.status = .waitingForExclusivity
         $0.holder = holder
@@ -494,6 +495,10 @@ public struct Projection: Sendable, Equatable {
         }
       }
       if from == .ready { leaveReady(i, level: level, queue: q) }
+      if from == .ready && operations.read(i, { $0.pointee.reclaiming }) {
+        operations[i].reclaiming = false
+        queues[q].reclaiming -= 1
+      }
       if to == .ready { enterReady(i, level: level, queue: q) }
     }
     switch to {
@@ -546,6 +551,20 @@ public struct Projection: Sendable, Equatable {
   private mutating func enterReady(_ i: Int, level: Int, queue q: Int) {
     operations[i].readySlot = queues[q].readyByPriority[level].count
     queues[q].readyByPriority[level].append(i)
+  }
+
+  /// A ready operation that waits for a lock was started by its queue and asks again for a lock
+  /// given back while the queue was suspended (X10; waiting ones are otherwise still evaluating): it
+  /// leaves the ready line and holds a slot.
+  private mutating func startReclaiming(_ o: String) {
+    guard let i = row(of: o) else { return }
+    let (state, reclaiming, level, queueIndex) = operations.read(i) {
+      ($0.pointee.state, $0.pointee.reclaiming, $0.pointee.priority.level, $0.pointee.queueIndex)
+    }
+    guard state == .ready, !reclaiming, let q = queueIndex else { return }
+    leaveReady(i, level: level, queue: q)
+    operations[i].reclaiming = true
+    queues[q].reclaiming += 1
   }
 
   /// The last of the list takes the leaving one's place.

@@ -37,10 +37,15 @@ public struct QueueInfo: Sendable, Equatable {
   var readyByPriority = [[Int]](repeating: [], count: 5)
 
   public var executing: Int { counts[.executing] }
+  /// Operations it started that are still ready, asking again for a lock given back while it was
+  /// suspended (X10): each holds a slot without executing.
+  public internal(set) var reclaiming = 0
+  /// Slots in use: what its limit counts.
+  public var slotsTaken: Int { executing + reclaiming }
   /// Foundation's `operationCount`: operations added that have not finished.
   public var operationCount: Int { counts.total - counts[.finished] }
   public var limitText: String { OpsEvents.limitText(maxConcurrent) }
-  public var isAtLimit: Bool { maxConcurrent.map { executing >= $0 } ?? false }
+  public var isAtLimit: Bool { maxConcurrent.map { slotsTaken >= $0 } ?? false }
 }
 
 /// A queue's settings from `time` on.
@@ -179,6 +184,9 @@ public struct OperationInfo: Sendable, Equatable {
   public internal(set) var producedBy: String?
   /// The group it is a child of, if any (its queue is the group's inner queue).
   public internal(set) var parent: String?
+  /// Started by its queue while ready, it waits to get back a lock (X10): it holds a slot and is
+  /// out of the queue's ready line.
+  public internal(set) var reclaiming = false
   /// Set while it waits for an exclusivity lock: (category, holder).
   public internal(set) var waitingForLock: (category: String, holder: String)?
   /// Higher-priority operations of its queue that started while this one was ready and waiting.
