@@ -52,7 +52,7 @@ struct AttachFollowEndToEndTests {
     #expect(board.waitFor("to show"), "screen:\n\(screen())")
     // Time travel over the events received.
     try board.send("Left")
-    #expect(board.waitFor("replaying"), "screen:\n\(screen())")
+    #expect(board.waitFor("◀ past"), "screen:\n\(screen())")
     try board.send("Space")
     #expect(board.waitFor("▶ playing"), "screen:\n\(screen())")
 

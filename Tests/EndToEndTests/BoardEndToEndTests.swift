@@ -133,12 +133,12 @@ struct BoardEndToEndTests {
     try #require(session.waitFor("paused"), "screen:\n\(session.capture())")
     try session.send(".")
     #expect(session.waitFor("step: "), "screen:\n\(session.capture())")
-    // t opens the timeline; ← goes back one event and the header says replaying.
+    // t opens the timeline; ← goes back one event and the header says ◀ past.
     try session.send("t")
     #expect(session.waitFor("Timeline ·"), "screen:\n\(session.capture())")
     try session.send("Left")
     #expect(
-      session.waitUntil { $0.split(separator: "\n").first?.contains("replaying") == true },
+      session.waitUntil { $0.split(separator: "\n").first?.contains("◀ past") == true },
       "screen:\n\(session.capture())")
     try session.send("q")
     expectEnded(session, status: 0)

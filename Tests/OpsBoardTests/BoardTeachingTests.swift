@@ -268,7 +268,7 @@ struct BoardTeachingTimeTravelTests {
     #expect(s.model == freshFold(s.runtime.events.prefix(total - 1)).0)
     for _ in 0..<10 { keys(s, .left) }
     #expect(s.model == freshFold(s.runtime.events.prefix(total - 11)).0)
-    #expect(screen(s).split(separator: "\n")[0].contains("replaying \(total - 11)/\(total)"))
+    #expect(screen(s).split(separator: "\n")[0].contains("◀ past \(total - 11)/\(total)"))
     keys(s, .right)
     #expect(s.model == freshFold(s.runtime.events.prefix(total - 10)).0)
     // `.` steps forward through the past too.
@@ -276,7 +276,7 @@ struct BoardTeachingTimeTravelTests {
     #expect(s.position == total - 9)
     for _ in 0..<9 { keys(s, .right) }
     #expect(s.past == nil)
-    #expect(!screen(s).contains("replaying"))
+    #expect(!screen(s).contains("◀ past"))
   }
 
   @Test func bracketsMoveOneSecondAndMatchAFreshFold() {
@@ -307,7 +307,7 @@ struct BoardTeachingTimeTravelTests {
     #expect(s.status?.kind == .rejected)
     keys(s, .character(" "), .left, .character("s"))
     #expect(s.past != nil)
-    #expect(s.status?.text.contains("replaying the past") == true)
+    #expect(s.status?.text.contains("showing the past") == true)
     #expect(
       !s.log.contains { if case .command(_, _, _, .key) = $0.event.kind { true } else { false } })
   }

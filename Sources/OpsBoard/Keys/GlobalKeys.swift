@@ -4,7 +4,7 @@ enum GlobalKeys {
   static let bindings: [KeyBinding] = [
     KeyBinding(
       .pauseResume, [.char(" ")],
-      "pause or play the virtual clock (replaying: play from where p says)",
+      "pause or play the virtual clock (in the past: play from where p says)",
       group: .clock, footer: "pause"),
     KeyBinding(.step, [.char(".")], "step one event (pauses first)", group: .clock, footer: "step"),
     KeyBinding(
@@ -22,10 +22,10 @@ enum GlobalKeys {
       "restart from the beginning, reading the scenario again (asks y/n)", group: .clock),
     KeyBinding(
       .eventBack, [.key(.left)],
-      "one event earlier or later (the header says replaying; at the present it ends)",
+      "one event earlier or later (the header says ◀ past; at the present it ends)",
       group: .travel, footer: "travel"),
     KeyBinding(
-      .eventForward, [.key(.right)], "one event later (at the present, replaying ends)",
+      .eventForward, [.key(.right)], "one event later (at the present, time travel ends)",
       group: .travel, footer: "travel"),
     KeyBinding(
       .secondBack, [.char("[")], "one virtual second earlier or later", group: .travel),

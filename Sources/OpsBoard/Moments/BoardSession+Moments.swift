@@ -95,7 +95,7 @@ extension BoardSession {
     }
     if past != nil {
       ui.status = StatusMessage(
-        "replaying the past: Space resumes first, then m plays on to the next moment", .rejected)
+        "showing the past: Space resumes first, then m plays on to the next moment", .rejected)
       return
     }
     if ui.view == .moment { back() }

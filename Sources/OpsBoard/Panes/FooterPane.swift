@@ -1,5 +1,5 @@
 /// The bottom row: the line being typed, or the keys that work now (the y/n answers, help's own
-/// keys, the shown view's from the key map, or time travel's while replaying), the pinned ones at
+/// keys, the shown view's from the key map, or time travel's while the past is shown), the pinned ones at
 /// the right.
 struct FooterPane: Pane {
   var input: TextInput?
@@ -82,7 +82,7 @@ struct FooterPane: Pane {
     for item in pinned { draw(item, &frame.canvas, &x) }
   }
 
-  /// While replaying, the footer is about travelling and where Space resumes from (read from the key
+  /// While the past is shown, the footer is about travelling and where Space resumes from (read from the key
   /// map, so it names the keys that really do it).
   func replayFooter(_ frame: BoardRenderer) -> [FooterItem] {
     func keys(_ actions: [BoardAction]) -> String {

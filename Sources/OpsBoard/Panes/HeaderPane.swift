@@ -9,7 +9,7 @@ struct HeaderPane: Pane {
     x += frame.canvas.put(" │ ", x: x, y: r.y, style: bar)
     let playback: String
     if let r = frame.info.showingPast {
-      playback = "◀ replaying \(r.shown)/\(r.of)"
+      playback = "◀ past \(r.shown)/\(r.of)"
     } else if frame.info.finished {
       playback = frame.info.unfinished == 0 ? "■ done" : "■ stuck"
     } else if frame.info.paused {

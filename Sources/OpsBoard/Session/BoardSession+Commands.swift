@@ -23,8 +23,8 @@ extension BoardSession {
   ) -> CommandOutcome {
     if past != nil {
       ui.status = StatusMessage(
-        "replaying the past: commands change only the present; Space resumes first", .rejected)
-      return .rejected("replaying")
+        "showing the past: commands change only the present; Space resumes first", .rejected)
+      return .rejected("showing the past")
     }
     if let why = source.commandRefusal {
       ui.status = StatusMessage(why, .rejected)

@@ -4,10 +4,10 @@ import OpsEvents
 /// Time travel: while paused, the board shows the state after any prefix of the events, rebuilt from
 /// the nearest checkpoint plus a bounded fold, so it is exactly what the board showed then.
 extension BoardSession {
-  /// Events the board is showing (all revealed ones unless replaying).
+  /// Events the board is showing (all revealed ones unless it shows the past).
   public var position: Int { past?.position ?? log.count }
 
-  /// Shows the moment after the first `count` events (clamped); the present ends replaying.
+  /// Shows the moment after the first `count` events (clamped); the present ends time travel.
   public func seek(toEvent count: Int, time: Double? = nil) {
     revealAll()
     let n = min(max(0, count), log.count)
@@ -87,7 +87,7 @@ extension BoardSession {
   private func travelStatus() -> String {
     guard let r = past else { return "back at the present: Space plays" }
     let what = r.position > 0 ? log[r.position - 1].line : "before the first event"
-    return "replaying \(r.position)/\(log.count): \(what)"
+    return "past \(r.position)/\(log.count): \(what)"
   }
 
   func toggleResumePoint() {
@@ -98,7 +98,7 @@ extension BoardSession {
         : "Space resumes from the present: time travel is only a look back")
   }
 
-  /// Space while replaying: live play from the present, or from the moment shown.
+  /// Space while showing the past: live play from the present, or from the moment shown.
   func resumeFromReplay() {
     guard let r = past else { return }
     if resumeFrom == .present {

@@ -11,13 +11,13 @@ public final class BoardSession: InteractiveBoard {
   /// Virtual seconds per real second.
   public private(set) var speed: Double
   public private(set) var paused: Bool
-  /// What the board shows: every event revealed so far, folded; while replaying, the moment shown.
+  /// What the board shows: every event revealed so far, folded; while showing the past, the moment shown.
   public var model: BoardModel { past?.model ?? liveModel }
   /// Every event revealed so far, folded (the present, whatever time travel shows).
   public internal(set) var liveModel = BoardModel()
   /// Set while paused and looking at an earlier moment (time travel).
   public internal(set) var past: PastMoment?
-  /// Whether Space, while replaying, resumes from the moment shown or from the present.
+  /// Whether Space, while showing the past, resumes from the moment shown or from the present.
   public internal(set) var resumeFrom: ResumePoint = .present
   /// Key commands sent so far, so "resume from here" can re-apply those before that moment.
   var keyCommands: [RecordedCommand] = []

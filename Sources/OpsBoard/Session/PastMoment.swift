@@ -9,7 +9,7 @@ public struct PastMoment: Sendable {
   public let model: BoardModel
 }
 
-/// Where Space resumes live play from while replaying.
+/// Where Space resumes live play from while the past is shown.
 public enum ResumePoint: String, Sendable {
   /// Back to the present, as if time travel had never happened.
   case present
