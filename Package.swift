@@ -49,7 +49,9 @@ let package = Package(
     // Scenarios: the format, loader and built-in catalogue (embedded by a build plugin).
     .target(
       name: "OpsScenarios",
-      dependencies: ["OpsEvents", "OpsEngine", "OpsInput", .product(name: "Yams", package: "Yams")],
+      dependencies: [
+        "OpsEvents", "OpsEngine", "OpsInput", .product(name: "Yams", package: "Yams"),
+      ],
       plugins: ["EmbedScenariosPlugin"]
     ),
     .executableTarget(name: "ScenarioEmbedder"),
@@ -80,7 +82,8 @@ let package = Package(
     .executableTarget(
       name: "opsview",
       dependencies: [
-        "OpsEvents", "OpsEngine", "OpsInput", "OpsScenarios", "OpsBoard", "OpsTerminal", "OpsExport", "OpsProbe",
+        "OpsEvents", "OpsEngine", "OpsInput", "OpsScenarios", "OpsBoard", "OpsTerminal",
+        "OpsExport", "OpsProbe",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -99,6 +102,8 @@ let package = Package(
     .executableTarget(
       name: "opsview-bench",
       dependencies: ["OpsEvents", "OpsEngine", "OpsScenarios", "OpsBoard", "OpsExport", "OpsProbe"]),
+    // What several test targets share: a raw probe viewer, the fuzzers' seed corpora.
+    .target(name: "OpsTestSupport", path: "Tests/OpsTestSupport"),
     .testTarget(
       name: "OpsEngineTests",
       dependencies: [
@@ -109,20 +114,23 @@ let package = Package(
     .testTarget(name: "OpsEventsTests", dependencies: ["OpsEvents"]),
     .testTarget(name: "OpsInputTests", dependencies: ["OpsInput", "OpsEvents", "OpsEngine"]),
     .testTarget(
-      name: "OpsScenariosTests", dependencies: ["OpsScenarios", "OpsEvents", "OpsEngine", "OpsInput"],
+      name: "OpsScenariosTests",
+      dependencies: ["OpsScenarios", "OpsEvents", "OpsEngine", "OpsInput", "OpsTestSupport"],
       resources: [.copy("Malformed")]),
     .testTarget(
       name: "OpsBoardTests",
       dependencies: [
-        "OpsBoard", "OpsScenarios", "OpsEvents", "OpsEngine", "OpsExport",
+        "OpsBoard", "OpsScenarios", "OpsEvents", "OpsEngine", "OpsExport", "OpsTestSupport",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__"]
     ),
-    .testTarget(name: "OpsExportTests", dependencies: ["OpsExport", "OpsScenarios", "OpsEvents", "OpsEngine"]),
-    .testTarget(name: "OpsProbeTests", dependencies: ["OpsProbe", "OpsEvents", "OpsEngine"]),
+    .testTarget(
+      name: "OpsExportTests", dependencies: ["OpsExport", "OpsScenarios", "OpsEvents", "OpsEngine"]),
+    .testTarget(
+      name: "OpsProbeTests", dependencies: ["OpsProbe", "OpsEvents", "OpsEngine", "OpsTestSupport"]),
     .testTarget(name: "OpsTerminalTests", dependencies: ["OpsTerminal", "OpsCells"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["opsview"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["opsview", "OpsTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

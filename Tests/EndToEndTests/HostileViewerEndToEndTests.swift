@@ -1,4 +1,5 @@
 import Foundation
+import OpsTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,92 +11,6 @@ import Testing
 /// viewers are still served. Every wait is bounded; the program is killed when a test ends.
 @Suite(.serialized)
 struct HostileViewerEndToEndTests {
-  /// A raw connection to a probe: lines in and out, every read bounded in time.
-  final class RawViewer {
-    let fd: Int32
-    private var buffer: [UInt8] = []
-
-    init(unix path: String) throws {
-      fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-      var addr = sockaddr_un()
-      addr.sun_family = sa_family_t(AF_UNIX)
-      withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-        for (i, b) in path.utf8.enumerated() { raw[i] = b }
-      }
-      let ok = withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      guard ok == 0 else {
-        close(fd)
-        throw Spawn.Failure.cannotStart("connect \(path)", errno)
-      }
-    }
-
-    init(tcp port: UInt16) throws {
-      fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var a = sockaddr_in()
-      a.sin_family = sa_family_t(AF_INET)
-      a.sin_port = port.bigEndian
-      inet_pton(AF_INET, "127.0.0.1", &a.sin_addr)
-      let ok = withUnsafePointer(to: &a) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-      guard ok == 0 else {
-        close(fd)
-        throw Spawn.Failure.cannotStart("connect 127.0.0.1:\(port)", errno)
-      }
-    }
-
-    deinit { close(fd) }
-
-    func send(_ text: String) {
-      let bytes = Array(text.utf8)
-      var sent = 0
-      while sent < bytes.count {
-        let n = bytes[sent...].withUnsafeBytes {
-          Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-        }
-        guard n > 0 else { return }
-        sent += n
-      }
-    }
-
-    /// The next line, or nil when the peer closed or nothing came within `timeout` seconds.
-    func line(timeout: Double = 15) -> String? {
-      let end = Date().addingTimeInterval(timeout)
-      while true {
-        if let nl = buffer.firstIndex(of: 10) {
-          let line = String(decoding: buffer[..<nl], as: UTF8.self)
-          buffer.removeSubrange(...nl)
-          return line
-        }
-        let left = end.timeIntervalSinceNow
-        guard left > 0 else { return nil }
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { return nil }
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { return nil }
-        buffer += chunk[..<n]
-      }
-    }
-
-    /// Lines until one contains `text` (or `timeout`); all of them.
-    func lines(until text: String, timeout: Double = 30) -> [String] {
-      let end = Date().addingTimeInterval(timeout)
-      var all: [String] = []
-      while let l = line(timeout: max(0.01, end.timeIntervalSinceNow)) {
-        all.append(l)
-        if l.contains(text) { break }
-      }
-      return all
-    }
-  }
-
   /// The example with its probe in a private runtime directory, started and waited for.
   final class Example {
     let program: ChildProcess

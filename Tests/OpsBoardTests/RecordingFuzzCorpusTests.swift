@@ -3,6 +3,7 @@ import OpsCells
 import OpsEngine
 import OpsEvents
 import OpsExport
+import OpsTestSupport
 import Testing
 
 @testable import OpsBoard
@@ -13,27 +14,17 @@ import Testing
 /// `valid-` are real runs and must be read; the others are the hostile streams and must be
 /// refused.
 @Suite struct RecordingFuzzCorpusTests {
-  static let corpus = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appending(path: "Fuzz/recordings")
-
-  static var seeds: [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).sorted()
-  }
+  static let corpus = SeedCorpus("Fuzz/recordings")
+  static var seeds: [String] { corpus.seeds }
 
   @Test func thereIsASmallSeedCorpus() throws {
     #expect(Self.seeds.count >= 10)
-    for name in Self.seeds {
-      let size =
-        try FileManager.default.attributesOfItem(
-          atPath: Self.corpus.appending(path: name).path)[.size] as? Int
-      #expect((size ?? 0) < 16_384, "\(name) is too large for a seed")
-    }
+    #expect(try Self.corpus.oversized().isEmpty)
   }
 
   @Test(arguments: RecordingFuzzCorpusTests.seeds)
   func seedIsReadOrRefusedAndWhatIsReadPlays(_ name: String) throws {
-    let data = try Data(contentsOf: Self.corpus.appending(path: name))
+    let data = try Self.corpus.data(name)
     let recording: Recording
     do {
       recording = try RecordingReader.parse(data, name: name)

@@ -1,6 +1,7 @@
 import Foundation
 import OpsEngine
 import OpsEvents
+import OpsTestSupport
 import Testing
 
 @testable import OpsProbe
@@ -8,44 +9,6 @@ import Testing
 #if canImport(Glibc)
   import Glibc
 #endif
-
-/// A raw viewer: a socket to a probe, lines in and out, every read bounded in time.
-final class RawViewer {
-  let fd: Int32
-  private var buffer: [UInt8] = []
-
-  init(unix path: String) throws {
-    fd = try UnixSocket.connect(to: path)
-  }
-
-  init(tcp port: UInt16) throws {
-    fd = try LoopbackTCP.connect(host: "127.0.0.1", port: port)
-  }
-
-  deinit { close(fd) }
-
-  func send(_ line: String) { _ = UnixSocket.write(fd, Array((line + "\n").utf8)) }
-
-  /// The next line, or nil when the peer closed or nothing came within `timeout` seconds.
-  func line(timeout: Double = 10) -> String? {
-    let end = Date().addingTimeInterval(timeout)
-    while true {
-      if let nl = buffer.firstIndex(of: 10) {
-        let line = String(decoding: buffer[..<nl], as: UTF8.self)
-        buffer.removeSubrange(...nl)
-        return line
-      }
-      let left = end.timeIntervalSinceNow
-      guard left > 0 else { return nil }
-      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { return nil }
-      var chunk = [UInt8](repeating: 0, count: 65536)
-      let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      guard n > 0 else { return nil }
-      buffer += chunk[..<n]
-    }
-  }
-}
 
 /// What the probe must never let a viewer do to the program, and what it must never claim.
 extension ProbeTests {
@@ -491,12 +454,12 @@ extension ProbeTests {
     #expect(try String(contentsOfFile: marker, encoding: .utf8).contains(token))
     // Without it: nothing but a refusal (before: the whole event stream, and commands).
     let stranger = try RawViewer(tcp: port)
-    stranger.send(#"{"command":"suspend","target":"secret-queue"}"#)
+    stranger.send(#"{"command":"suspend","target":"secret-queue"}"# + "\n")
     let reply = stranger.line() ?? ""
     #expect(reply.contains("\"refused\"") && !reply.contains("secret-queue"), "\(reply)")
     #expect(stranger.line(timeout: 2) == nil)
     let guesser = try RawViewer(tcp: port)
-    guesser.send(#"{"token":"0000"}"#)
+    guesser.send(#"{"token":"0000"}"# + "\n")
     #expect(guesser.line()?.contains("\"refused\"") == true)
     // With it (opsview attach reads it from the file): the stream.
     let client = ProbeClient(target: try ProbeTarget.parse(probe.path))

@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A raw connection to a probe, as a careless or hostile viewer makes one: bytes out, lines in,
+/// every read bounded in time. Shared by the probe's own tests and the end-to-end tests against
+/// the example program.
+public final class RawViewer {
+  public struct ConnectFailure: Error, CustomStringConvertible {
+    public let address: String
+    public let code: Int32
+    public var description: String { "cannot connect to \(address): errno \(code)" }
+  }
+
+  public let fd: Int32
+  private var buffer: [UInt8] = []
+
+  public init(unix path: String) throws {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    let capacity = MemoryLayout.size(ofValue: addr.sun_path) - 1
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+      for (i, b) in path.utf8.prefix(capacity).enumerated() { raw[i] = b }
+    }
+    let ok = withUnsafePointer(to: &addr) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard ok == 0 else {
+      let code = errno
+      close(fd)
+      throw ConnectFailure(address: path, code: code)
+    }
+  }
+
+  public init(tcp port: UInt16) throws {
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var a = sockaddr_in()
+    a.sin_family = sa_family_t(AF_INET)
+    a.sin_port = port.bigEndian
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr)
+    let ok = withUnsafePointer(to: &a) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard ok == 0 else {
+      let code = errno
+      close(fd)
+      throw ConnectFailure(address: "127.0.0.1:\(port)", code: code)
+    }
+  }
+
+  deinit { close(fd) }
+
+  /// Sends `text` as it is (no newline added), until all of it is sent or the peer has gone.
+  public func send(_ text: String) {
+    let bytes = Array(text.utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes {
+        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      guard n > 0 else { return }
+      sent += n
+    }
+  }
+
+  /// The next line, or nil when the peer closed or nothing came within `timeout` seconds.
+  public func line(timeout: Double = 15) -> String? {
+    let end = Date().addingTimeInterval(timeout)
+    while true {
+      if let nl = buffer.firstIndex(of: 10) {
+        let line = String(decoding: buffer[..<nl], as: UTF8.self)
+        buffer.removeSubrange(...nl)
+        return line
+      }
+      let left = end.timeIntervalSinceNow
+      guard left > 0 else { return nil }
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { return nil }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      guard n > 0 else { return nil }
+      buffer += chunk[..<n]
+    }
+  }
+
+  /// Lines until one contains `text` (or `timeout`); all of them.
+  public func lines(until text: String, timeout: Double = 30) -> [String] {
+    let end = Date().addingTimeInterval(timeout)
+    var all: [String] = []
+    while let l = line(timeout: max(0.01, end.timeIntervalSinceNow)) {
+      all.append(l)
+      if l.contains(text) { break }
+    }
+    return all
+  }
+}
