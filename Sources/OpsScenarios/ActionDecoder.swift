@@ -1,9 +1,14 @@
 import OpsEngine
 import OpsEvents
 
+/// The command keys of an action, one per command the board's keys send.
+enum ActionCommandKey: String, CaseIterable {
+  case cancel, suspend, resume, maxConcurrent, cancelAll
+}
+
 /// Reads one entry of `actions:`: `{at: SECONDS, COMMAND: TARGET}`, the same commands the keys send.
 struct ActionDecoder {
-  static let commands = ["cancel", "suspend", "resume", "maxConcurrent", "cancelAll"]
+  static let commands = ActionCommandKey.allCases.map(\.rawValue)
   static let keys = ["at"] + commands
 
   let diagnostics: Diagnostics
@@ -19,7 +24,8 @@ struct ActionDecoder {
       d.seconds($0, map.path("at"))
     }
     let given = map.entries.map(\.key).filter(Self.commands.contains)
-    guard given.count == 1, let key = given.first else {
+    guard given.count == 1, let key = given.first, let command = ActionCommandKey(rawValue: key)
+    else {
       if given.isEmpty {
         d.error(
           map.mark, path, "missing a command at \(path); expected one of \(listing(Self.commands))")
@@ -33,29 +39,27 @@ struct ActionDecoder {
     }
     let value = map[key]!
     let valuePath = map.path(key)
-    let target: ActionDraft.Target
-    let command: Command
-    switch key {
-    case "cancel":
+    let queue = { d.name(value, valuePath, what: "a queue name") }
+    let draft: (Command, ActionDraft.Target)
+    switch command {
+    case .cancel:
       guard let ref = d.name(value, valuePath, what: "an operation name") else { return nil }
-      target = .operation(ref)
-      command = .cancel(operation: ref.name)
-    case "maxConcurrent":
+      draft = (.cancel(operation: ref.name), .operation(ref))
+    case .maxConcurrent:
       guard let (ref, limit) = maxConcurrent(value, valuePath) else { return nil }
-      target = .queue(ref)
-      command = .setMaxConcurrent(queue: ref.name, value: limit)
-    default:
-      guard let ref = d.name(value, valuePath, what: "a queue name") else { return nil }
-      target = .queue(ref)
-      command =
-        switch key {
-        case "suspend": .suspend(queue: ref.name)
-        case "resume": .resume(queue: ref.name)
-        default: .cancelAll(queue: ref.name)
-        }
+      draft = (.setMaxConcurrent(queue: ref.name, value: limit), .queue(ref))
+    case .suspend:
+      guard let ref = queue() else { return nil }
+      draft = (.suspend(queue: ref.name), .queue(ref))
+    case .resume:
+      guard let ref = queue() else { return nil }
+      draft = (.resume(queue: ref.name), .queue(ref))
+    case .cancelAll:
+      guard let ref = queue() else { return nil }
+      draft = (.cancelAll(queue: ref.name), .queue(ref))
     }
     guard let at else { return nil }
-    return ActionDraft(at: at, command: command, target: target)
+    return ActionDraft(at: at, command: draft.0, target: draft.1)
   }
 
   private func maxConcurrent(_ node: SourceNode, _ path: String) -> (NameRef, Int?)? {
