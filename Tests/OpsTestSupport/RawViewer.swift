@@ -2,6 +2,26 @@ import Foundation
 
 #if canImport(Glibc)
   import Glibc
+
+  private let streamSocket = Int32(SOCK_STREAM.rawValue)
+  /// Linux refuses SIGPIPE per call.
+  private let sendFlags = Int32(MSG_NOSIGNAL)
+  private func sendBytes(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int {
+    Glibc.send(fd, p, n, sendFlags)
+  }
+  private func refuseSigpipe(_ fd: Int32) {}
+#elseif canImport(Darwin)
+  import Darwin
+
+  private let streamSocket = SOCK_STREAM
+  private func sendBytes(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int {
+    Darwin.send(fd, p, n, 0)
+  }
+  /// Darwin refuses SIGPIPE per socket.
+  private func refuseSigpipe(_ fd: Int32) {
+    var on: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+  }
 #endif
 
 /// A raw connection to a probe, as a careless or hostile viewer makes one: bytes out, lines in,
@@ -18,7 +38,8 @@ public final class RawViewer {
   private var buffer: [UInt8] = []
 
   public init(unix path: String) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    fd = socket(AF_UNIX, streamSocket, 0)
+    refuseSigpipe(fd)
     var addr = sockaddr_un()
     addr.sun_family = sa_family_t(AF_UNIX)
     let capacity = MemoryLayout.size(ofValue: addr.sun_path) - 1
@@ -38,7 +59,8 @@ public final class RawViewer {
   }
 
   public init(tcp port: UInt16) throws {
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    fd = socket(AF_INET, streamSocket, 0)
+    refuseSigpipe(fd)
     var a = sockaddr_in()
     a.sin_family = sa_family_t(AF_INET)
     a.sin_port = port.bigEndian
@@ -62,9 +84,7 @@ public final class RawViewer {
     let bytes = Array(text.utf8)
     var sent = 0
     while sent < bytes.count {
-      let n = bytes[sent...].withUnsafeBytes {
-        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-      }
+      let n = bytes[sent...].withUnsafeBytes { sendBytes(fd, $0.baseAddress, $0.count) }
       guard n > 0 else { return }
       sent += n
     }
