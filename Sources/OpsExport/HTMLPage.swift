@@ -154,9 +154,9 @@ enum HTMLPage {
     // It keeps what Projection.whyWaiting reads: per operation its state, flags, lock wait, start
     // time and conditions; per queue its limit and suspension; lock holders and cycles.
     function fresh(){ return {k:0,st:new Int8Array(M).fill(-1),cx:new Int32Array(M).fill(-1),can:new Uint8Array(M),
-      err:new Int32Array(M),since:new Float64Array(M),start:new Float64Array(M),ql:new Float64Array(Q).fill(-1),qs:new Uint8Array(Q),
+      err:new Int32Array(M),since:new Float64Array(M),start:new Float64Array(M),rc:new Uint8Array(M),ql:new Float64Array(Q).fill(-1),qs:new Uint8Array(Q),
       lock:new Map(),holders:new Map(),cond:new Map(),cdep:new Map(),cycles:[],broken:new Set(),warn:[]}; }
-    function clone(s){ return {k:s.k,st:s.st.slice(),cx:s.cx.slice(),can:s.can.slice(),err:s.err.slice(),since:s.since.slice(),start:s.start.slice(),
+    function clone(s){ return {k:s.k,st:s.st.slice(),cx:s.cx.slice(),can:s.can.slice(),err:s.err.slice(),since:s.since.slice(),start:s.start.slice(),rc:s.rc.slice(),
       ql:s.ql.slice(),qs:s.qs.slice(),lock:new Map(s.lock),holders:new Map(s.holders),cond:new Map(s.cond),cdep:new Map(s.cdep),
       cycles:s.cycles.slice(),broken:new Set(s.broken),warn:s.warn.slice()}; }
     // A condition's key: the operation, and the label or (for a lock) the category.
@@ -168,12 +168,15 @@ enum HTMLPage {
       case "queueResumed": s.qs[q]=0; break;
       case "queueMaxConcurrent": s.ql[q]=e.value==null?-2:e.value; break;
       case "operationAdded": if(o!==undefined&&s.st[o]<0&&ops[o].added===i){ s.st[o]=0; s.since[o]=e.time; } break;
-      case "state": if(o===undefined) break; s.st[o]=SI[e.to]; s.cx[o]=i; s.since[o]=e.time;
+      case "state": if(o===undefined) break; s.st[o]=SI[e.to]; s.cx[o]=i; s.since[o]=e.time; s.rc[o]=0;
         if(e.to==="executing") s.start[o]=e.time;
         if(e.to==="finished") s.cycles.forEach((c,ci)=>{ if(c.includes(e.operation)) s.broken.add(ci); }); break;
       case "cancelled": if(o===undefined) break; s.can[o]=1; s.err[o]+=(e.errors||[]).length; s.lock.delete(e.operation); break;
       case "didFinish": if(o!==undefined) s.err[o]=(e.errors||[]).length; break;
-      case "exclusivityWaiting": s.lock.set(e.operation,[e.category,e.holder]); s.cond.set(ck(e.operation,true,e.category),"waitingForExclusivity"); break;
+      // Ready and waiting for a lock: started by its queue, asking again for a lock given back while
+      // the queue was suspended (X10); it holds a slot.
+      case "exclusivityWaiting": s.lock.set(e.operation,[e.category,e.holder]); s.cond.set(ck(e.operation,true,e.category),"waitingForExclusivity");
+        if(o!==undefined&&s.st[o]===3) s.rc[o]=1; break;
       case "exclusivityAcquired": s.lock.delete(e.operation); s.holders.set(e.category,e.operation); s.cond.set(ck(e.operation,true,e.category),"holdsLock"); break;
       case "exclusivityReleased": if(s.holders.get(e.category)===e.operation) s.holders.delete(e.category); s.cond.set(ck(e.operation,true,e.category),"released"); break;
       case "conditionWaiting": s.cdep.set(ck(e.operation,false,e.condition),e.dependency); break;
@@ -200,11 +203,12 @@ enum HTMLPage {
     // the smaller ones (between instants too), against Projection.whyWaiting.
     const NAMED_DEPS = 8, IN_LINE = 8;
     // What each queue executes (in the order they started) and its first ready operations in the
-    // order Foundation starts them (highest priority first, FIFO within one), once per position.
+    // order Foundation starts them (highest priority first, FIFO within one), and the started ones
+    // asking again for a lock (holding slots, in add order), once per position.
     let qCache=null, qAt=-1;
-    function queueView(s){ if(qAt!==s.k || !qCache){ qAt=s.k; qCache=queues.map(()=>({run:[],ready:[]}));
+    function queueView(s){ if(qAt!==s.k || !qCache){ qAt=s.k; qCache=queues.map(()=>({run:[],ready:[],held:[]}));
         for(let j=0;j<M;j++){ const qi=ops[j].q; if(qi<0) continue;
-          if(s.st[j]===4) qCache[qi].run.push(j); else if(s.st[j]===3) qCache[qi].ready.push(j); }
+          if(s.st[j]===4) qCache[qi].run.push(j); else if(s.st[j]===3) (s.rc[j]?qCache[qi].held:qCache[qi].ready).push(j); }
         for(const v of qCache){ v.run.sort((a,b)=>(s.start[a]-s.start[b])||(a-b)); v.ready.sort((a,b)=>(ops[b].pri-ops[a].pri)||(a-b)); } }
       return qCache; }
     function executingIn(s,qi){ return queueView(s)[qi].run.map(j=>ops[j].name); }
@@ -250,18 +254,22 @@ enum HTMLPage {
         return parts.length?parts.join("; "):"its conditions are being evaluated"; }
       const l=s.lock.get(op.name);
       if (l) return "started by its queue, it holds a slot and asks again for the lock given back while its queue was suspended: "+lockText(s,l);
+      if (s.rc[j]) return "started by its queue, it has the lock given back while its queue was suspended again: it executes now";
       const pre = s.can[j]?"cancelled, waiting for its queue to start it so it can finish: ":"";
       return pre+readyReason(s,j,qi,qn); }
     function readyReason(s,j,qi,qn){
       if (s.qs[qi]) return "its queue "+qn+" is suspended";
       const lim=s.ql[qi]; if (lim===0) return qn+" allows 0 at a time (maxConcurrent 0): nothing starts there";
-      const v=queueView(s)[qi], atLimit=lim>=0&&v.run.length>=lim, pos=v.ready.indexOf(j);
+      const v=queueView(s)[qi], atLimit=lim>=0&&v.run.length+v.held.length>=lim, pos=v.ready.indexOf(j);
       if (pos<0 || pos>=IN_LINE) return atLimit?qn+" is at its limit ("+limitText(s,qi)+" at a time) and more than "+IN_LINE+" ready operations are ahead of it: it waits its turn"
         :"more than "+IN_LINE+" ready operations are ahead of it in "+qn;
       const ahead=v.ready.slice(0,pos).map(x=>ops[x].name+" ("+PRN[ops[x].pri]+")");
       const aheadText=ahead.slice(0,4).join(", ")+(ahead.length>4?" and "+(ahead.length-4)+" more":"");
-      if (atLimit){ const run=v.run.map(x=>ops[x].name);
-        return qn+" is at its limit: "+run.length+"/"+limitText(s,qi)+" executing: "+run.slice(0,6).join(", ")+(run.length>6?", …":"")+(ahead.length?"; next in line before it: "+aheadText:""); }
+      if (atLimit){ const run=v.run.map(x=>ops[x].name), held=v.held.map(x=>ops[x].name);
+        let t=qn+" is at its limit: "+run.length+"/"+limitText(s,qi)+" executing";
+        if (run.length) t+=": "+run.slice(0,6).join(", ")+(run.length>6?", …":"");
+        if (held.length) t+="; "+held.length+" slot"+(held.length===1?"":"s")+" held by "+held.slice(0,6).join(", ")+(held.length>6?", …":"")+", waiting for a lock given back while it was suspended";
+        return t+(ahead.length?"; next in line before it: "+aheadText:""); }
       if (ahead.length) return "ahead of it in "+qn+": "+aheadText;
       return "ready: its queue starts it now"; }
     // A caption's `code` spans, as the board draws them (bold), without their backticks.
@@ -290,9 +298,10 @@ enum HTMLPage {
       let finished=0; for(let j=0;j<M;j++) if(s.st[j]===6) finished++;
       $("opsnote").textContent = M>LIMIT ? "Showing "+rows.length+" unfinished of "+M+" operations ("+finished+" finished)." : ""; }
     function renderQueues(s){ const frag=document.createDocumentFragment();
-      queues.forEach((q,i)=>{ if(s.ql[i]===-1) return; const tr=el("tr"); const run=executingIn(s,i);
+      queues.forEach((q,i)=>{ if(s.ql[i]===-1) return; const tr=el("tr"); const run=executingIn(s,i), held=queueView(s)[i].held.map(x=>ops[x].name);
         tr.appendChild(el("td",q.name)); tr.appendChild(el("td",s.ql[i]===-2?"no limit":String(s.ql[i])));
-        tr.appendChild(el("td",s.qs[i]?"yes, suspended":"no")); tr.appendChild(el("td",run.length?run.length+": "+run.slice(0,8).join(", ")+(run.length>8?", …":""):"nothing"));
+        tr.appendChild(el("td",s.qs[i]?"yes, suspended":"no")); tr.appendChild(el("td",(run.length?run.length+": "+run.slice(0,8).join(", ")+(run.length>8?", …":""):"nothing")
+          +(held.length?"; "+held.length+" slot"+(held.length===1?"":"s")+" held by "+held.slice(0,8).join(", ")+" (asking again for a lock)":"")));
         frag.appendChild(tr); });
       $("queues").tBodies[0].replaceChildren(frag); }
     function renderWarnings(s){ const ul=$("warnings"); ul.replaceChildren();

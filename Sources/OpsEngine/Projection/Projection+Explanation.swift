@@ -91,6 +91,10 @@ extension Projection {
         return "started by its queue, it holds a slot and asks again for the lock given back "
           + "while its queue was suspended: " + lockText(lock)
       }
+      if op.reclaiming {
+        return "started by its queue, it has the lock given back while its queue was suspended "
+          + "again: it executes now"
+      }
       let prefix =
         op.cancelled ? "cancelled, waiting for its queue to start it so it can finish: " : ""
       return prefix + readyReason(op, q, line: lines[q.name])
