@@ -254,7 +254,7 @@ enum HTMLPage {
         return parts.length?parts.join("; "):"its conditions are being evaluated"; }
       const l=s.lock.get(op.name);
       if (l) return "started by its queue, it holds a slot and asks again for the lock given back while its queue was suspended: "+lockText(s,l);
-      if (s.rc[j]) return "started by its queue, it has the lock given back while its queue was suspended again: it executes now";
+      if (s.rc[j]) return "started by its queue, it holds its lock again: it executes now";
       const pre = s.can[j]?"cancelled, waiting for its queue to start it so it can finish: ":"";
       return pre+readyReason(s,j,qi,qn); }
     function readyReason(s,j,qi,qn){

@@ -92,8 +92,7 @@ extension Projection {
           + "while its queue was suspended: " + lockText(lock)
       }
       if op.reclaiming {
-        return "started by its queue, it has the lock given back while its queue was suspended "
-          + "again: it executes now"
+        return "started by its queue, it holds its lock again: it executes now"
       }
       let prefix =
         op.cancelled ? "cancelled, waiting for its queue to start it so it can finish: " : ""
