@@ -38,43 +38,41 @@ public final class RawViewer {
   private var buffer: [UInt8] = []
 
   public init(unix path: String) throws {
-    fd = socket(AF_UNIX, streamSocket, 0)
-    refuseSigpipe(fd)
     var addr = sockaddr_un()
     addr.sun_family = sa_family_t(AF_UNIX)
     let capacity = MemoryLayout.size(ofValue: addr.sun_path) - 1
     withUnsafeMutableBytes(of: &addr.sun_path) { raw in
       for (i, b) in path.utf8.prefix(capacity).enumerated() { raw[i] = b }
     }
-    let ok = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard ok == 0 else {
-      let code = errno
-      close(fd)
-      throw ConnectFailure(address: path, code: code)
-    }
+    fd = try Self.connected(AF_UNIX, to: addr, named: path)
   }
 
   public init(tcp port: UInt16) throws {
-    fd = socket(AF_INET, streamSocket, 0)
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = port.bigEndian
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr)
+    fd = try Self.connected(AF_INET, to: addr, named: "127.0.0.1:\(port)")
+  }
+
+  /// A new stream socket of `domain` connected to `address` (a `sockaddr_un` or `sockaddr_in`).
+  private static func connected<Address>(_ domain: Int32, to address: Address, named: String)
+    throws -> Int32
+  {
+    let fd = socket(domain, streamSocket, 0)
     refuseSigpipe(fd)
-    var a = sockaddr_in()
-    a.sin_family = sa_family_t(AF_INET)
-    a.sin_port = port.bigEndian
-    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr)
-    let ok = withUnsafePointer(to: &a) {
+    var address = address
+    let ok = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        connect(fd, $0, socklen_t(MemoryLayout<Address>.size))
       }
     }
     guard ok == 0 else {
       let code = errno
       close(fd)
-      throw ConnectFailure(address: "127.0.0.1:\(port)", code: code)
+      throw ConnectFailure(address: named, code: code)
     }
+    return fd
   }
 
   deinit { close(fd) }
