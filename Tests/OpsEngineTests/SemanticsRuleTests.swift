@@ -184,10 +184,7 @@ extension VirtualRuntime {
 
   // T4. PK TimeoutObserver.swift:48-53: a non-positive interval sets no timer, so the operation runs
   // its work to the end. (Several timeouts on one operation cannot be declared: `timeout` is one
-  // number; a negative one is rejected as bad input, and scenario files reject zero too.) The engine
-  // breaks this rule (docs/SEMANTICS.md, Known divergences): a zero timeout fires as execution
-  // starts. `withKnownIssue` keeps the divergence visible and fails once the engine follows the rule,
-  // so the doc gets updated.
+  // number; a negative one is rejected as bad input, and scenario files reject zero too.)
   @Test func aZeroTimeoutSetsNoTimer() throws {
     let rt = try makeRuntime(operations: [(spec("op", work: 2, timeout: 0), "q")])
     rt.run()
