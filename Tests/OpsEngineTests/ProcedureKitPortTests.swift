@@ -851,6 +851,11 @@ private let noFailedDependencies = ConditionSpec(
       rt.pkTime { $0 == .exclusivityReleased(operation: "A", category: "x") } == 0.5)
     #expect(rt.pkStarted("B") == 0.75)
     #expect(rt.pkStarted("A") == 1.75)
+    // A waits with its slot, but B executes and finishes: no deadlock.
+    #expect(
+      !rt.events.contains {
+        if case .warning("slotDeadlock", _, _) = $0.kind { true } else { false }
+      })
   }
 
   // X10. The rules above can deadlock, in ProcedureKit as here: locks given back on suspension go to
@@ -892,7 +897,26 @@ private let noFailedDependencies = ConditionSpec(
     #expect(
       stuck.pkTime { $0 == .exclusivityWaiting(operation: "A", category: "x", holder: "C") } == 1)
 
+    // The slotDeadlock lint says so as it forms, and what it teaches holds: the raise starts C.
+    func deadlockWarnings(_ rt: VirtualRuntime) -> [(Double, String, String)] {
+      rt.events.compactMap {
+        if case .warning("slotDeadlock", let subject, let message) = $0.kind {
+          ($0.time, subject, message)
+        } else {
+          nil
+        }
+      }
+    }
+    let warned = deadlockWarnings(stuck)
+    #expect(warned.count == 1)
+    #expect(warned.first?.0 == 1 && warned.first?.1 == "q")
+    #expect(warned.first?.2.hasPrefix("q's 2 slots are held by A, B: started") == true)
+    #expect(warned.first?.2.contains("and C, holding them, waits for a slot.") == true)
+    #expect(
+      warned.first?.2.hasSuffix("Raising the queue's limit lets the ready one start.") == true)
+
     let raised = try run(raiseAt: 2)
+    #expect(deadlockWarnings(raised).map(\.0) == [1])
     #expect(raised.pkStarted("C") == 2)
     #expect(raised.pkFinished("A") == 2 && raised.pkFinished("B") == 2)
     #expect(raised.projection.queue(named: "q")?.reclaiming == 0)

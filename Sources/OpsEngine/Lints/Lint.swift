@@ -57,7 +57,7 @@ public enum Lints {
     [
       DependencyCycleLint(), ConditionFailedLint(), CancelledTooLateLint(),
       RanAfterFailedDependencyLint(), IgnoresCancellationLint(), NeverFinishesLint(),
-      StarvedLint(), SuspendedQueueIdleLint(), CancelledOnSuspendedQueueLint(),
+      StarvedLint(), SuspendedQueueIdleLint(), CancelledOnSuspendedQueueLint(), SlotDeadlockLint(),
     ]
   }
 }

@@ -35,6 +35,9 @@ public struct Projection: Sendable, Equatable {
   public private(set) var executingCount = 0
   /// Queues suspended now (a lint looks at the queues only while one is).
   public private(set) var suspendedQueueCount = 0
+  /// Operations in any queue started while ready and asking again for a lock (`QueueInfo.reclaiming`;
+  /// a lint looks at the queues only while there are any).
+  public private(set) var reclaimingCount = 0
   /// The operations the last event's start overtook (what the starvation lint looks at).
   public private(set) var lastOvertaken: [String] = []
   /// How many operations set each optional column (the board shows a column only when one does).
@@ -498,6 +501,7 @@ public struct Projection: Sendable, Equatable {
       if from == .ready && operations.read(i, { $0.pointee.reclaiming }) {
         operations[i].reclaiming = false
         queues[q].reclaiming -= 1
+        reclaimingCount -= 1
       }
       if to == .ready { enterReady(i, level: level, queue: q) }
     }
@@ -565,6 +569,7 @@ public struct Projection: Sendable, Equatable {
     leaveReady(i, level: level, queue: q)
     operations[i].reclaiming = true
     queues[q].reclaiming += 1
+    reclaimingCount += 1
   }
 
   /// The last of the list takes the leaving one's place.
