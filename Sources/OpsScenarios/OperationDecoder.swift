@@ -18,86 +18,75 @@ struct OperationDecoder {
     var spec = OperationSpec(name: "")
     var draft = OperationDraft(path: path, name: NameRef(name: "", path: ""), spec: spec)
 
-    if let node = map["queue"] {
-      draft.queue = d.name(node, map.at("queue"), what: "a queue name")
-    }
-    if let node = map["work"], let work = d.seconds(node, map.path("work")) {
-      spec.work.duration = work
-    }
-    if let node = map["priority"] {
-      spec.priority = d.choice(node, map.path("priority"), what: "priority", QueuePriority.self)
-    }
-    if let node = map["qos"],
-      let qos = d.choice(node, map.path("qos"), what: "qos", QoS.self)
-    {
-      spec.qos = qos
-    }
-    if let node = map["addedAt"], let at = d.seconds(node, map.path("addedAt")) {
-      draft.addedAt = at
-      draft.addedAtMark = map.keyMark("addedAt")
-    }
-    if let node = map["dependencies"], !node.isNull,
-      let refs = d.names(node, in: map, "dependencies", what: "operation name")
-    {
-      draft.dependencies = refs
-    }
-    if let node = map["conditions"], !node.isNull {
-      ConditionDecoder(diagnostics: d).conditions(node, map.path("conditions"), into: &spec, &draft)
-    }
-    if let node = map["cancellation"],
-      let mode = d.choice(
-        node, map.path("cancellation"), what: "cancellation", CancellationMode.self)
-    {
-      spec.cancellation = mode
-    }
-    if let node = map["checkEvery"],
-      let every = d.seconds(node, map.path("checkEvery"), positive: true)
-    {
-      spec.work.checkEvery = every
-    }
-    if let node = map["fails"] {
-      if let text = node.textValue, !text.isEmpty, case .scalar = node {
-        if d.oneLine(text, node, map.path("fails"), what: "an error message") {
-          spec.work.fails = text
+    // Every key is decoded here, in declaration order: the switch is exhaustive, so a key added to
+    // `OperationKey` does not compile until it is read.
+    for key in OperationKey.allCases {
+      guard let node = map[key.rawValue] else { continue }
+      let at = map.path(key.rawValue)
+      switch key {
+      case .name:
+        continue  // required: read last
+      case .queue:
+        draft.queue = d.name(node, map.at("queue"), what: "a queue name")
+      case .work:
+        if let work = d.seconds(node, at) { spec.work.duration = work }
+      case .priority:
+        spec.priority = d.choice(node, at, what: "priority", QueuePriority.self)
+      case .qos:
+        if let qos = d.choice(node, at, what: "qos", QoS.self) { spec.qos = qos }
+      case .addedAt:
+        if let time = d.seconds(node, at) {
+          draft.addedAt = time
+          draft.addedAtMark = map.keyMark("addedAt")
         }
-      } else {
-        d.error(
-          node.mark, map.path("fails"),
-          "expected an error message at \(map.path("fails")), found \(node.found)")
+      case .dependencies:
+        if !node.isNull, let refs = d.names(node, in: map, "dependencies", what: "operation name") {
+          draft.dependencies = refs
+        }
+      case .conditions:
+        if !node.isNull {
+          ConditionDecoder(diagnostics: d).conditions(node, at, into: &spec, &draft)
+        }
+      case .cancellation:
+        if let mode = d.choice(node, at, what: "cancellation", CancellationMode.self) {
+          spec.cancellation = mode
+        }
+      case .checkEvery:
+        if let every = d.seconds(node, at, positive: true) { spec.work.checkEvery = every }
+      case .fails:
+        if let text = node.textValue, !text.isEmpty, case .scalar = node {
+          if d.oneLine(text, node, at, what: "an error message") { spec.work.fails = text }
+        } else {
+          d.error(node.mark, at, "expected an error message at \(at), found \(node.found)")
+        }
+      case .finishes:
+        spec.work.finishes = finishes(node, at) ?? true
+      case .produces:
+        if !node.isNull { draft.productions = productions(node, at) }
+      case .children:
+        if !node.isNull, let refs = d.names(node, in: map, "children", what: "operation name") {
+          if refs.isEmpty && node.sequence?.isEmpty == true {
+            d.error(node.mark, at, "expected at least one child at \(at)")
+          }
+          draft.children = refs
+        }
+      case .blocks:
+        if !node.isNull { spec.work.blocks = blocks(node, at) }
+      case .timeout:
+        if let t = d.seconds(node, at, positive: true) { spec.timeout = t }
+      case .produced:
+        if let value = d.bool(node, at) {
+          draft.produced = value
+          draft.producedMark = map.keyMark("produced")
+        }
+      case .barrier:
+        if let value = d.bool(node, at) { spec.barrier = value }
+      case .completion:
+        if let value = d.bool(node, at) { spec.completion = value }
+      case .async:
+        if let value = d.bool(node, at) { spec.isAsync = value }
       }
     }
-    if let node = map["finishes"] {
-      spec.work.finishes = finishes(node, map.path("finishes")) ?? true
-    }
-    if let node = map["produces"], !node.isNull {
-      draft.productions = productions(node, map.path("produces"))
-    }
-    if let node = map["children"], !node.isNull,
-      let refs = d.names(node, in: map, "children", what: "operation name")
-    {
-      if refs.isEmpty && node.sequence?.isEmpty == true {
-        d.error(
-          node.mark, map.path("children"), "expected at least one child at \(map.path("children"))")
-      }
-      draft.children = refs
-    }
-    if let node = map["blocks"], !node.isNull {
-      spec.work.blocks = blocks(node, map.path("blocks"))
-    }
-    if let node = map["timeout"], let t = d.seconds(node, map.path("timeout"), positive: true) {
-      spec.timeout = t
-    }
-    if let node = map["produced"], let value = d.bool(node, map.path("produced")) {
-      draft.produced = value
-      draft.producedMark = map.keyMark("produced")
-    }
-    if let node = map["barrier"], let value = d.bool(node, map.path("barrier")) {
-      spec.barrier = value
-    }
-    if let node = map["completion"], let value = d.bool(node, map.path("completion")) {
-      spec.completion = value
-    }
-    if let node = map["async"], let value = d.bool(node, map.path("async")) { spec.isAsync = value }
     checkCombinations(map, spec: spec, draft: draft)
 
     guard let node = d.require(map, "name", what: "the operation's name"),

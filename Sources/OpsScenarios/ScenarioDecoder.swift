@@ -88,18 +88,20 @@ struct ScenarioDecoder {
     else { return nil }
     diagnostics.checkKeys(map, allowed: Self.queueKeys)
     var spec = QueueSpec(name: "")
-    if let node = map["maxConcurrent"],
-      let limit = diagnostics.limit(node, map.path("maxConcurrent"))
-    {
-      spec.maxConcurrent = limit
-    }
-    if let node = map["suspended"], let value = diagnostics.bool(node, map.path("suspended")) {
-      spec.suspended = value
-    }
-    if let node = map["qos"],
-      let qos = diagnostics.choice(node, map.path("qos"), what: "qos", QoS.self)
-    {
-      spec.qos = qos
+    // Exhaustive: a key added to `QueueKey` does not compile until it is read.
+    for key in QueueKey.allCases {
+      guard let node = map[key.rawValue] else { continue }
+      let at = map.path(key.rawValue)
+      switch key {
+      case .name:
+        continue  // required: read last
+      case .maxConcurrent:
+        if let limit = diagnostics.limit(node, at) { spec.maxConcurrent = limit }
+      case .suspended:
+        if let value = diagnostics.bool(node, at) { spec.suspended = value }
+      case .qos:
+        if let qos = diagnostics.choice(node, at, what: "qos", QoS.self) { spec.qos = qos }
+      }
     }
     guard let node = diagnostics.require(map, "name", what: "the queue's name"),
       let name = diagnostics.name(node, map.path("name"), what: "a queue name")
