@@ -5,17 +5,33 @@ import OpsEvents
 /// holds, and that one waits for a slot. Nothing in the queue can move.
 public struct SlotDeadlockLint: Lint {
   public var kind: String { "slotDeadlock" }
-  /// A reclaimer starts waiting, or a start, a finish or a limit frees or fills a slot.
-  public var eventTypes: Set<EventType>? { [.exclusivityWaiting, .state, .queueMaxConcurrent] }
+  /// What makes or breaks the deadlock: a reclaimer waiting, a lock changing hands, a cancel (which
+  /// ends a wait), a limit, and (of states) entering or leaving ready or executing.
+  public var eventTypes: Set<EventType>? {
+    [
+      .exclusivityWaiting, .exclusivityAcquired, .exclusivityReleased, .cancelled, .state,
+      .queueMaxConcurrent,
+    ]
+  }
+  public var states: Set<OperationState>? { [.ready, .executing] }
   public var summary: String {
     "a queue's slots are held by operations waiting for locks that a ready one holds"
   }
   public var teaching: String { "Raising the queue's limit lets the ready one start." }
 
+  /// The queues deadlocked after the last look: a deadlock is raised when it forms, and again only
+  /// if it forms anew.
+  private var deadlocked: Set<String> = []
+
   public init() {}
 
   public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
-    guard p.reclaimingCount > 0 else { return }
+    guard p.reclaimingCount > 0 else {
+      deadlocked.removeAll()
+      return
+    }
+    var now: Set<String> = []
+    defer { deadlocked = now }
     for q in p.queues where q.reclaiming > 0 && q.executing == 0 && q.isAtLimit {
       // Rare: a scan of the operations is fine here, and the live runtime's fold keeps no members.
       var holders: [String] = []
@@ -33,6 +49,8 @@ public struct SlotDeadlockLint: Lint {
         if !holders.contains(h) { holders.append(h) }
       }
       guard stuck, !waiting.isEmpty else { continue }
+      now.insert(q.name)
+      guard !deadlocked.contains(q.name) else { continue }
       out.raise(
         q.name,
         "\(q.name)'s \(q.slotsTaken) slots are held by \(listing(waiting)): started, they ask again "
