@@ -171,7 +171,7 @@ enum HTMLPage {
       case "state": if(o===undefined) break; s.st[o]=SI[e.to]; s.cx[o]=i; s.since[o]=e.time; s.rc[o]=0;
         if(e.to==="executing") s.start[o]=e.time;
         if(e.to==="finished") s.cycles.forEach((c,ci)=>{ if(c.includes(e.operation)) s.broken.add(ci); }); break;
-      case "cancelled": if(o===undefined) break; s.can[o]=1; s.err[o]+=(e.errors||[]).length; s.lock.delete(e.operation); break;
+      case "cancelled": if(o===undefined) break; s.can[o]=1; s.err[o]+=(e.errors||[]).length; if(!s.rc[o]) s.lock.delete(e.operation); break;
       case "didFinish": if(o!==undefined) s.err[o]=(e.errors||[]).length; break;
       // Ready and waiting for a lock: started by its queue, asking again for a lock given back while
       // the queue was suspended (X10); it holds a slot.

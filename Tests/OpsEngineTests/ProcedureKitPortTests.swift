@@ -864,7 +864,7 @@ private let noFailedDependencies = ConditionSpec(
   // The projection counts those slots and says so; raising the limit unblocks it.
   // Rule: ProcedureQueue.swift:259-281, 460-468, 488-512.
   @Test func givenBackLocksCanDeadlockAFullQueueAndALimitRaiseUnblocksIt() throws {
-    func run(raiseAt: Double?) throws -> VirtualRuntime {
+    func run(raiseAt: Double?, cancelAt: Double? = nil) throws -> VirtualRuntime {
       let rt = try makeRuntime(
         queues: [QueueSpec(name: "q", maxConcurrent: 0)],
         operations: [
@@ -876,6 +876,7 @@ private let noFailedDependencies = ConditionSpec(
       rt.schedule(.resume(queue: "q"), at: 1)
       rt.schedule(.setMaxConcurrent(queue: "q", value: 2), at: 1)
       if let t = raiseAt { rt.schedule(.setMaxConcurrent(queue: "q", value: 3), at: t) }
+      if let t = cancelAt { rt.schedule(.cancel(operation: "A"), at: t) }
       rt.run()
       return rt
     }
@@ -914,6 +915,13 @@ private let noFailedDependencies = ConditionSpec(
     #expect(warned.first?.2.contains("and C, holding them, waits for a slot.") == true)
     #expect(
       warned.first?.2.hasSuffix("Raising the queue's limit lets the ready one start.") == true)
+
+    // Cancelled while it waits, a started one keeps asking and finishes once it has the lock.
+    let cancelled = try run(raiseAt: nil, cancelAt: 1.5)
+    #expect(cancelled.projection.whyWaiting("A")?.contains("held by C") == true)
+    #expect(cancelled.projection.queue(named: "q")?.reclaiming == 2)
+    let cancelledThenRaised = try run(raiseAt: 2, cancelAt: 1.5)
+    #expect(cancelledThenRaised.pkFinished("A") == 2 && cancelledThenRaised.pkStarted("A") == nil)
 
     let raised = try run(raiseAt: 2)
     #expect(deadlockWarnings(raised).map(\.0) == [1])

@@ -37,9 +37,11 @@ import Testing
 
   /// Operations started after a suspension asking again for their locks (X10): they hold slots
   /// outside the ready line, and end in a deadlock that a raised limit breaks.
-  @Test(.enabled(if: node != nil, "needs node"), arguments: [nil, 2.0])
-  func reclaimedLocksAreExplainedAsTheEngineDoes(raiseAt: Double?) throws {
-    let raise = raiseAt.map { "\n  - {at: \($0), maxConcurrent: {queue: q, value: 3}}" } ?? ""
+  @Test(.enabled(if: node != nil, "needs node"), arguments: [nil, 2.0], [false, true])
+  func reclaimedLocksAreExplainedAsTheEngineDoes(raiseAt: Double?, cancelling: Bool) throws {
+    let raise =
+      (raiseAt.map { "\n  - {at: \($0), maxConcurrent: {queue: q, value: 3}}" } ?? "")
+      + (cancelling ? "\n  - {at: 1.5, cancel: a}" : "")
     let scenario = try ScenarioLoader.parse(
       """
       queues: [{name: q, maxConcurrent: 0}]

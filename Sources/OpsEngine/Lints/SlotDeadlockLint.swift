@@ -53,9 +53,11 @@ public struct SlotDeadlockLint: Lint {
       guard !deadlocked.contains(q.name) else { continue }
       out.raise(
         q.name,
-        "\(q.name)'s \(q.slotsTaken) slots are held by \(listing(waiting)): started, they ask again "
-          + "for the locks they gave back while \(q.name) was suspended, and \(listing(holders)), "
-          + "holding them, \(holders.count == 1 ? "waits" : "wait") for a slot.")
+        "\(q.name)'s \(q.slotsTaken) slot\(q.slotsTaken == 1 ? " is" : "s are") held by "
+          + "\(listing(waiting)): started, \(waiting.count == 1 ? "it asks" : "they ask") again for "
+          + "the \(waiting.count == 1 ? "lock it" : "locks they") gave back while \(q.name) was "
+          + "suspended, and \(listing(holders)), holding \(waiting.count == 1 ? "it" : "them"), "
+          + "\(holders.count == 1 ? "waits" : "wait") for a slot.")
     }
   }
 

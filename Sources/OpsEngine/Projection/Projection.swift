@@ -256,7 +256,9 @@ public struct Projection: Sendable, Equatable {
       operations[i].cancelCause = why
       if !errors.isEmpty && operations.read(i, { $0.pointee.errors.isEmpty }) { traits.errors += 1 }
       operations[i].errors += errors
-      operations[i].waitingForLock = nil
+      // Cancelled, it leaves the line for a lock, unless its queue started it: then it keeps asking
+      // (X10) and finishes once it has the lock.
+      if !operations.read(i, { $0.pointee.reclaiming }) { operations[i].waitingForLock = nil }
     case .didFinish(let o, let errors, _):
       guard let i = row(of: o) else { break }
       traits.errors +=
