@@ -50,8 +50,8 @@ func fixtureProblems(_ name: String) -> [ScenarioProblem] {
 /// lateness repeats on every run.
 ///
 /// A run sleeps between the scenario's instants. It sleeps on a thread of its own: on the test's
-/// thread it would hold one of the few threads that Swift concurrency and Dispatch share on Linux,
-/// and tests verifying at once then left Foundation no thread to start anything on.
+/// thread it holds one of Swift concurrency's threads (as many as cores), and with two cases
+/// sleeping at once on two cores Foundation's queues started nothing within the run, on every run.
 func verifyAllowingLateness(_ scenario: Scenario) async -> Verification {
   var v = await onOwnThread { Verification.run(scenario, scale: 0.2) }
   var runs = 1
