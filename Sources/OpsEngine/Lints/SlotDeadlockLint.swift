@@ -26,8 +26,9 @@ public struct SlotDeadlockLint: Lint {
   public init() {}
 
   public mutating func check(after event: Event, in p: Projection, _ out: inout LintOutput) {
+    // The common case, on every start and finish of the live runtime: nothing to look at.
     guard p.reclaimingCount > 0 else {
-      deadlocked.removeAll()
+      if !deadlocked.isEmpty { deadlocked.removeAll() }
       return
     }
     var now: Set<String> = []
