@@ -102,12 +102,13 @@ let package = Package(
     .executableTarget(
       name: "opsview-bench",
       dependencies: ["OpsEvents", "OpsEngine", "OpsScenarios", "OpsBoard", "OpsExport", "OpsProbe"]),
-    // What several test targets share: a raw probe viewer, the fuzzers' seed corpora.
+    // What several test targets share: a raw probe viewer, the fuzzers' seed corpora, waiting on a
+    // thread of its own.
     .target(name: "OpsTestSupport", path: "Tests/OpsTestSupport"),
     .testTarget(
       name: "OpsEngineTests",
       dependencies: [
-        "OpsEvents", "OpsEngine", "OpsInput",
+        "OpsEvents", "OpsEngine", "OpsInput", "OpsTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import OpsEngine
 import OpsEvents
+import OpsTestSupport
 
 /// Plays a `DiffProgram` on the real swift-corelibs-foundation `OperationQueue`.
 ///
@@ -210,13 +211,9 @@ final class FoundationMirror: @unchecked Sendable {
 }
 
 extension Differential {
-  /// Plays the program on a thread of its own. Waiting for Foundation must not block a thread of the
-  /// pool that Swift concurrency shares with Foundation's dispatch queues: libdispatch grows that pool
-  /// by one thread a second.
+  /// Plays the program on a thread of its own (see `onOwnThread`).
   static func run(_ program: DiffProgram) async throws -> Differential {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread { continuation.resume(with: Result { try Differential(program) }) }.start()
-    }
+    try await onOwnThread(throwing: { try Differential(program) })
   }
 }
 

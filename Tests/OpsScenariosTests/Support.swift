@@ -1,6 +1,7 @@
 import Foundation
 import OpsEngine
 import OpsEvents
+import OpsTestSupport
 import Testing
 
 @testable import OpsScenarios
@@ -49,9 +50,7 @@ func fixtureProblems(_ name: String) -> [ScenarioProblem] {
 /// runs; anything else is returned at once, and a difference in semantics that only looks like
 /// lateness repeats on every run.
 ///
-/// A run sleeps between the scenario's instants. It sleeps on a thread of its own: on the test's
-/// thread it holds one of Swift concurrency's threads (as many as cores), and with two cases
-/// sleeping at once on two cores Foundation's queues started nothing within the run, on every run.
+/// A run sleeps between the scenario's instants, on a thread of its own (`onOwnThread`).
 func verifyAllowingLateness(_ scenario: Scenario) async -> Verification {
   var v = await onOwnThread { Verification.run(scenario, scale: 0.2) }
   var runs = 1
@@ -60,13 +59,6 @@ func verifyAllowingLateness(_ scenario: Scenario) async -> Verification {
     runs += 1
   }
   return v
-}
-
-/// `body` on a new thread, awaited without blocking the caller's thread.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-  await withCheckedContinuation { done in
-    Thread { done.resume(returning: body()) }.start()
-  }
 }
 
 extension VirtualRuntime {

@@ -1,5 +1,6 @@
 import OpsEngine
 import OpsEvents
+import OpsTestSupport
 import Testing
 
 @testable import OpsScenarios
