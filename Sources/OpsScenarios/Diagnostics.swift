@@ -156,6 +156,14 @@ struct MapNode {
   func path(_ key: String) -> String { Path.key(path, key) }
   /// The path of `key`, put together only if a message needs it.
   func at(_ key: String) -> LazyPath { LazyPath(path, key: key) }
+
+  /// Each key of the set that the mapping has, with its value, in the set's declaration order: a
+  /// decoder switches on the key exhaustively, so a key added to the set must be read.
+  func forEach<Key: ScenarioKeySet>(_ keys: Key.Type, _ body: (Key, SourceNode) -> Void) {
+    for key in Key.allCases {
+      if let node = self[key.rawValue] { body(key, node) }
+    }
+  }
 }
 
 enum Path {

@@ -20,12 +20,12 @@ struct OperationDecoder {
 
     // Every key is decoded here, in declaration order: the switch is exhaustive, so a key added to
     // `OperationKey` does not compile until it is read.
-    for key in OperationKey.allCases {
-      guard let node = map[key.rawValue] else { continue }
-      let at = map.path(key.rawValue)
+    map.forEach(OperationKey.self) { key, node in
+      // Put together only where a branch needs it.
+      var at: String { map.path(key.rawValue) }
       switch key {
       case .name:
-        continue  // required: read last
+        break  // required: read last
       case .queue:
         draft.queue = d.name(node, map.at("queue"), what: "a queue name")
       case .work:

@@ -89,12 +89,12 @@ struct ScenarioDecoder {
     diagnostics.checkKeys(map, allowed: Self.queueKeys)
     var spec = QueueSpec(name: "")
     // Exhaustive: a key added to `QueueKey` does not compile until it is read.
-    for key in QueueKey.allCases {
-      guard let node = map[key.rawValue] else { continue }
-      let at = map.path(key.rawValue)
+    map.forEach(QueueKey.self) { key, node in
+      // Put together only where a branch needs it.
+      var at: String { map.path(key.rawValue) }
       switch key {
       case .name:
-        continue  // required: read last
+        break  // required: read last
       case .maxConcurrent:
         if let limit = diagnostics.limit(node, at) { spec.maxConcurrent = limit }
       case .suspended:
