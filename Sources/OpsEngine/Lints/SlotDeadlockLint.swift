@@ -34,12 +34,12 @@ public struct SlotDeadlockLint: Lint {
     var now: Set<String> = []
     defer { deadlocked = now }
     for q in p.queues where q.reclaiming > 0 && q.executing == 0 && q.isAtLimit {
-      // Rare: a scan of the operations is fine here, and the live runtime's fold keeps no members.
       var holders: [String] = []
       var waiting: [String] = []
       var stuck = true
-      for op in p.operations where op.queue == q.name && op.reclaiming {
-        guard let lock = op.waitingForLock, let h = p.lockHolders[lock.category],
+      for name in p.reclaimingNames(in: q) {
+        guard let op = p.operation(named: name), let lock = op.waitingForLock,
+          let h = p.lockHolders[lock.category],
           let holder = p.operation(named: h), holder.queue == q.name, holder.state == .ready,
           !holder.reclaiming
         else {

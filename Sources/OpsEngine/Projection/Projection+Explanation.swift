@@ -143,10 +143,7 @@ extension Projection {
         let names = reclaimingNames(in: q)
         text +=
           "; \(q.reclaiming) slot\(q.reclaiming == 1 ? "" : "s") held by "
-          + (names.isEmpty
-            ? "operations it started"
-            : names.prefix(6).joined(separator: ", ")
-              + (names.count > 6 ? ", …" : ""))
+          + names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
           + ", waiting for a lock given back while it was suspended"
       }
       return text + (ahead.isEmpty ? "" : "; next in line before it: " + aheadText)
@@ -162,13 +159,17 @@ extension Projection {
     }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
   }
 
-  /// Started operations of the queue that wait for a lock given back (X10), in add order; empty
-  /// where the projection keeps no members (the live runtime's).
+  /// Started operations of the queue that wait for a lock given back (X10), in add order. Where the
+  /// projection keeps no members (the live runtime's) the operations are scanned: rare, and only
+  /// while the queue has some.
   func reclaimingNames(in q: QueueInfo) -> [String] {
     guard q.reclaiming > 0 else { return [] }
-    return q.memberSet.sorted().compactMap { i in
-      operations.read(i) { $0.pointee.reclaiming ? $0.pointee.name : nil }
+    if keepsMembers {
+      return q.memberSet.sorted().compactMap { i in
+        operations.read(i) { $0.pointee.reclaiming ? $0.pointee.name : nil }
+      }
     }
+    return operations.compactMap { $0.queue == q.name && $0.reclaiming ? $0.name : nil }
   }
 
   /// A pending operation's dependencies are named up to this many; beyond, they are counted.
