@@ -76,21 +76,40 @@ struct AttachEndToEndTests {
       Self.eventually { log().contains("photos: downloads suspended") }, "log:\n\(log())")
     #expect(board.waitFor("suspended", timeout: .seconds(30)), "screen:\n\(board.capture())")
 
-    // c on a download waiting in the suspended queue cancels it in the program. The list's order
-    // depends on when states were sampled: move down until it is selected.
-    var selected = false
-    for _ in 0..<40 where !selected {
+    // c on a download waiting in the suspended queue cancels it in the program. Which downloads
+    // started before the suspension depends on the machine's speed; when all of a batch had, the
+    // next batch's downloads wait in the suspended queue. Pick one shown ready twice, half a second
+    // apart (states are sampled), so it cannot have started before the suspension.
+    func readyDownload(_ screen: String) -> String? {
+      screen.split(separator: "\n").lazy.compactMap { row -> String? in
+        let words = row.dropFirst(2).split(separator: " ")
+        guard words.count >= 5, words[0] == "download", words[2] == "downloads", words[4] == "ready"
+        else { return nil }
+        return "download \(words[1])"
+      }.first
+    }
+    var target: String?
+    let waiting = Self.eventually(timeout: .seconds(60)) {
+      guard let name = readyDownload(board.capture()) else { return false }
+      usleep(500_000)
+      if readyDownload(board.capture()) == name { target = name }
+      return target != nil
+    }
+    try #require(waiting, "screen:\n\(board.capture())")
+    let name = try #require(target)
+    // The list's order depends on when states were sampled: move until it is selected.
+    var selected = board.capture().contains("› \(name) ")
+    for _ in 0..<60 where !selected {
       try board.send("j")
-      selected = board.waitFor("› download photo1-3", timeout: .milliseconds(300))
+      selected = board.waitFor("› \(name) ", timeout: .milliseconds(300))
     }
     try #require(selected, "screen:\n\(board.capture())")
     try board.send("c")
-    #expect(
-      Self.eventually { log().contains("download photo1-3 cancelled") }, "log:\n\(log())")
-    // The board hears of it from the program: a line naming the operation as cancelled.
+    #expect(Self.eventually { log().contains("\(name) cancelled") }, "log:\n\(log())")
+    // The board hears of it from the program: the operation's row is marked cancelled (✕).
     let shown = board.waitUntil(timeout: .seconds(30)) { screen in
       screen.split(separator: "\n").contains {
-        $0.contains("photo1-3") && $0.contains("cancelled")
+        $0.contains(name + " downloads") && $0.contains("✕")
       }
     }
     #expect(shown, "screen:\n\(board.capture())")
