@@ -182,18 +182,21 @@ struct WorkshopEndToEndTests {
   /// A rehearsal: below the minimum size the clock played on and keys acted, unseen.
   @Test func belowTheMinimumSizeTheClockHoldsAndKeysWait() throws {
     let binary = try #require(OpsviewBinary.path, "run `swift build` first")
-    // At 1× the tour's first moment is at 4s.
+    // At half speed the tour's first moment (at 4s) is 8 real seconds away: room for a slow
+    // machine to shrink the window before it.
     let session = try TmuxSession(
       width: 80, height: 24,
-      command: TmuxSession.wrapped(binary, ["play", "tour", "--speed", "1"]))
+      command: TmuxSession.wrapped(binary, ["play", "tour", "--speed", "0.5"]))
     try #require(session.waitFor("▶ playing"), "screen:\n\(session.capture())")
+    let before = Self.clock(session.capture())
+    try #require(before < 4, "screen:\n\(session.capture())")
     try session.resize(width: 40, height: 12)
     try #require(session.waitFor("needs at least"), "screen:\n\(session.capture())")
     #expect(session.waitFor("keys wait"), "screen:\n\(session.capture())")
     try session.send("s")
     #expect(session.waitFor("'s' did nothing"), "screen:\n\(session.capture())")
-    // Longer than the 4s the clock would need to reach the first moment if it ran: it must not.
-    Thread.sleep(forTimeInterval: 5)
+    // Ten real seconds are five run seconds: a clock that ran would pass the first moment.
+    Thread.sleep(forTimeInterval: 10)
     try session.resize(width: 80, height: 24)
     var back = ""
     #expect(
@@ -201,16 +204,22 @@ struct WorkshopEndToEndTests {
         back = $0
         return $0.contains(" opsview │")
       }, "screen:\n\(session.capture())")
-    let header = back.split(separator: "\n").first ?? ""
-    let clock = header.split(separator: " ").firstIndex(of: "t").map {
-      Double(header.split(separator: " ")[$0 + 1].dropLast()) ?? 99
-    }
-    #expect((clock ?? 99) < 4, "the clock held while the window was small: \(header)")
+    let after = Self.clock(back)
+    #expect(
+      after - before < 2, "the clock held while the window was small: \(before)s, then \(after)s")
     #expect(!back.contains("Moment 1 of 4"), "screen:\n\(back)")
     #expect(!back.contains("suspended"), "s waited: screen:\n\(back)")
     // Playing goes on as it was: on to the first moment.
     #expect(session.waitFor("Moment 1 of 4"), "screen:\n\(session.capture())")
     try session.send("q")
     #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
+  }
+
+  /// The run time in the header (`t 1.23s`); 99 when there is none.
+  static func clock(_ screen: String) -> Double {
+    let header = screen.split(separator: "\n").first ?? ""
+    let words = header.split(separator: " ")
+    guard let t = words.firstIndex(of: "t"), t + 1 < words.count else { return 99 }
+    return Double(words[t + 1].dropLast()) ?? 99
   }
 }
