@@ -1,15 +1,9 @@
 import OpsEngine
 import OpsEvents
 
-/// The command keys of an action, one per command the board's keys send.
-enum ActionCommandKey: String, CaseIterable {
-  case cancel, suspend, resume, maxConcurrent, cancelAll
-}
-
 /// Reads one entry of `actions:`: `{at: SECONDS, COMMAND: TARGET}`, the same commands the keys send.
 struct ActionDecoder {
-  static let commands = ActionCommandKey.allCases.map(\.rawValue)
-  static let keys = ["at"] + commands
+  static let commands = ActionKey.commands.map(\.rawValue)
 
   let diagnostics: Diagnostics
 
@@ -19,12 +13,12 @@ struct ActionDecoder {
     else {
       return nil
     }
-    d.checkKeys(map, allowed: Self.keys)
+    d.checkKeys(map, allowed: ActionKey.names)
     let at = d.require(map, "at", what: "when, in scenario seconds").flatMap {
       d.seconds($0, map.path("at"))
     }
     let given = map.entries.map(\.key).filter(Self.commands.contains)
-    guard given.count == 1, let key = given.first, let command = ActionCommandKey(rawValue: key)
+    guard given.count == 1, let key = given.first, let command = ActionKey(rawValue: key)
     else {
       if given.isEmpty {
         d.error(
@@ -42,6 +36,7 @@ struct ActionDecoder {
     let queue = { d.name(value, valuePath, what: "a queue name") }
     let draft: (Command, ActionDraft.Target)
     switch command {
+    case .at: return nil  // not a command: `given` holds commands only
     case .cancel:
       guard let ref = d.name(value, valuePath, what: "an operation name") else { return nil }
       draft = (.cancel(operation: ref.name), .operation(ref))

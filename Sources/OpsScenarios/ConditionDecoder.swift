@@ -5,7 +5,6 @@ import OpsEvents
 /// (`noFailedDependencies`, `noCancelledDependencies`), or a scripted `{name, dependency, evaluate,
 /// result, error, negated, silent}`.
 struct ConditionDecoder {
-  static let keys = ["name", "dependency", "evaluate", "result", "error", "negated", "silent"]
   static let builtins = ["noFailedDependencies", "noCancelledDependencies"]
 
   let diagnostics: Diagnostics
@@ -31,8 +30,8 @@ struct ConditionDecoder {
           item, itemPath,
           expected: "a condition like {name: loggedIn} or {mutuallyExclusive: Alert}")
       else { continue }
-      if map.has("mutuallyExclusive") {
-        diagnostics.checkKeys(map, allowed: ["mutuallyExclusive"])
+      if map.has(ConditionKey.mutuallyExclusive.rawValue) {
+        diagnostics.checkKeys(map, allowed: [ConditionKey.mutuallyExclusive.rawValue])
         if let category = diagnostics.name(
           map["mutuallyExclusive"]!, map.path("mutuallyExclusive"), what: "a category name")
         {
@@ -68,7 +67,7 @@ struct ConditionDecoder {
 
   private func scripted(_ map: MapNode, _ draft: inout OperationDraft) -> ConditionSpec? {
     let d = diagnostics
-    d.checkKeys(map, allowed: Self.keys)
+    d.checkKeys(map, allowed: ConditionKey.named.map(\.rawValue))
     guard map.has("name") else {
       d.error(
         map.mark, map.path("name"),

@@ -6,8 +6,7 @@ import Yams
 /// Reads one entry of `moments:`: exactly one trigger (`at`, `when` or `action`), a `caption`, and
 /// the facts the caption states (`expect`, see `ClaimDecoder`).
 struct MomentDecoder {
-  static let triggers = ["at", "when", "action"]
-  static let keys = triggers + ["caption", "expect"]
+  static let triggers = MomentKey.triggers.map(\.rawValue)
 
   let diagnostics: Diagnostics
 
@@ -17,12 +16,13 @@ struct MomentDecoder {
       let map = d.mapping(
         node, path, expected: "a moment like {at: 2, caption: \"download starts\"}")
     else { return nil }
-    d.checkKeys(map, allowed: Self.keys)
+    d.checkKeys(map, allowed: MomentKey.names)
     let caption = d.require(map, "caption", what: "the sentence the board shows").flatMap {
       captionText($0, map.path("caption"))
     }
     let given = map.entries.map(\.key).filter(Self.triggers.contains)
-    guard given.count == 1, let key = given.first else {
+    guard given.count == 1, let key = given.first, let triggerKey = MomentKey(rawValue: key)
+    else {
       if given.isEmpty {
         d.error(
           map.mark, path,
@@ -39,11 +39,11 @@ struct MomentDecoder {
     let value = map[key]!
     let valuePath = map.path(key)
     let trigger: MomentDraft.Trigger
-    switch key {
-    case "at":
+    switch triggerKey {
+    case .at:
       guard let at = d.seconds(value, valuePath) else { return nil }
       trigger = .time(at)
-    case "action":
+    case .action:
       guard let index = value.intValue, index >= 0 else {
         d.error(
           value.mark, valuePath,
@@ -51,9 +51,10 @@ struct MomentDecoder {
         return nil
       }
       trigger = .action(index, value.mark, valuePath)
-    default:
+    case .when:
       guard let (ref, state) = when(value, valuePath) else { return nil }
       trigger = .state(ref, state)
+    case .caption, .expect: return nil  // not triggers: `given` holds triggers only
     }
     let claims = map["expect"].map {
       ClaimDecoder(diagnostics: d).claims($0, map.path("expect"))

@@ -1,5 +1,6 @@
-/// Every key of a scenario file's top level, queues and operations, declared once: the decoders'
-/// lists of known keys (and their "unknown key" suggestions) come from these enums, and
+/// Every key of a scenario file (its top level, queues, operations, conditions, actions and
+/// moments), declared once: the decoders' lists of known keys (and their "unknown key"
+/// suggestions) come from these enums, and
 /// ScenarioKeyTests checks each key against the format doc (Scenarios/README.md), a run of the
 /// engine, `opsview code` and `opsview verify`, so a key one of them ignores fails a test.
 protocol ScenarioKeySet: RawRepresentable<String>, CaseIterable {
@@ -70,5 +71,48 @@ enum OperationKey: String, ScenarioKeySet {
       .fails, .finishes, .produces, .blocks, .timeout, .produced, .barrier, .completion, .async:
       .everywhere
     }
+  }
+}
+
+/// The keys of a condition written as a mapping: a named condition's keys, or `mutuallyExclusive`
+/// alone.
+enum ConditionKey: String, ScenarioKeySet {
+  case name, dependency, evaluate, result, error, negated, silent
+  case mutuallyExclusive
+
+  /// The keys a named (scripted or built-in) condition may have.
+  static let named = allCases.filter { $0 != .mutuallyExclusive }
+
+  var reach: KeyReach {
+    switch self {
+    case .mutuallyExclusive:
+      KeyReach(noFoundationEquivalent: "mutual exclusivity is ProcedureKit's")
+    case .name, .dependency, .evaluate, .result, .error, .negated, .silent:
+      KeyReach(noFoundationEquivalent: "conditions are ProcedureKit's")
+    }
+  }
+}
+
+/// The keys of an action: when, and one command of those the board's keys send.
+enum ActionKey: String, ScenarioKeySet {
+  case at
+  case cancel, suspend, resume, maxConcurrent, cancelAll
+
+  /// The keys that name a command (all but `at`).
+  static let commands = allCases.filter { $0 != .at }
+
+  var reach: KeyReach { .everywhere }
+}
+
+/// The keys of a moment: one trigger, the caption, and the claims it states.
+enum MomentKey: String, ScenarioKeySet {
+  case at, when, action, caption, expect
+
+  static let triggers: [MomentKey] = [.at, .when, .action]
+
+  var reach: KeyReach {
+    KeyReach(
+      notInEngine: "captions where the board pauses; the run is the same",
+      noFoundationEquivalent: "teaching captions are opsview's board only")
   }
 }

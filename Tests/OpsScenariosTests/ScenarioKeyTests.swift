@@ -5,8 +5,9 @@ import Testing
 
 @testable import OpsScenarios
 
-/// Every declared key reaches the format doc, the engine, `opsview code` and `opsview verify`, or
-/// declares why not (ScenarioKeys.swift). Each key has a pair of small scenarios that differ in it.
+/// Every declared key (top level, queues, operations, conditions, actions, moments) reaches the
+/// format doc, the engine, `opsview code` and `opsview verify`, or declares why not
+/// (ScenarioKeys.swift). Each key has a pair of small scenarios that differ in it.
 @Suite("A scenario key is declared once and reaches every part")
 struct ScenarioKeyTests {
   struct Sample: CustomStringConvertible, Sendable {
@@ -70,7 +71,9 @@ struct ScenarioKeyTests {
     ),
   ]
 
-  static let cancelA = "actions: [{at: 0.5, cancel: a}]"
+  /// At 0.6, between two of `a`'s cancellation checks (every 0.25s): on a check's instant, which
+  /// comes first in a real program is a race.
+  static let cancelA = "actions: [{at: 0.6, cancel: a}]"
 
   static let operation: [OperationKey: (String, String)] = [
     .name: (serial(), serial().replacingOccurrences(of: "name: b,", with: "name: c,")),
@@ -119,22 +122,75 @@ struct ScenarioKeyTests {
     .async: (serial(), serial(b: ", async: true")),
   ]
 
+  /// `a` with these conditions; `p` is declared when a condition's `dependency` names it.
+  static func conditions(_ list: String) -> String {
+    serial(
+      a: ", conditions: \(list)",
+      more: list.contains("dependency") ? "  - {name: p, work: 1, produced: true}" : "")
+  }
+
+  static let condition: [ConditionKey: (String, String)] = [
+    .name: (conditions("[{name: ok}]"), conditions("[{name: online}]")),
+    .dependency: (conditions("[{name: ok}]"), conditions("[{name: ok, dependency: p}]")),
+    .evaluate: (conditions("[{name: ok}]"), conditions("[{name: ok, evaluate: 1}]")),
+    .result: (conditions("[{name: ok}]"), conditions("[{name: ok, result: failed}]")),
+    .error: (
+      conditions("[{name: ok, result: failed}]"),
+      conditions("[{name: ok, result: failed, error: offline}]")
+    ),
+    .negated: (conditions("[{name: ok}]"), conditions("[{name: ok, negated: true}]")),
+    .silent: (
+      conditions("[{name: ok, dependency: p}]"),
+      conditions("[{name: ok, dependency: p, silent: true}]")
+    ),
+    .mutuallyExclusive: (conditions("[]"), conditions("[{mutuallyExclusive: Alert}]")),
+  ]
+
+  static let action: [ActionKey: (String, String)] = [
+    .at: (serial(more: cancelA), serial(more: "actions: [{at: 1.6, cancel: a}]")),
+    .cancel: (serial(), serial(more: cancelA)),
+    .suspend: (serial(), serial(more: "actions: [{at: 0.5, suspend: q}]")),
+    .resume: (
+      serial(more: "actions: [{at: 0.5, suspend: q}]"),
+      serial(more: "actions: [{at: 0.5, suspend: q}, {at: 3, resume: q}]")
+    ),
+    .maxConcurrent: (
+      serial(), serial(more: "actions: [{at: 0.5, maxConcurrent: {queue: q, value: 2}}]")
+    ),
+    .cancelAll: (serial(), serial(more: "actions: [{at: 0.5, cancelAll: q}]")),
+  ]
+
+  /// A moment adds the board's pause and caption; the sample without has no moment at all, since a
+  /// moment needs a trigger and a caption.
+  static let moment: [MomentKey: (String, String)] = [
+    .at: (serial(), serial(more: "moments: [{at: 1, caption: Half way.}]")),
+    .when: (
+      serial(), serial(more: "moments: [{when: {operation: b, to: executing}, caption: b starts.}]")
+    ),
+    .action: (
+      serial(more: cancelA), serial(more: cancelA + "\nmoments: [{action: 0, caption: Cancelled.}]")
+    ),
+    .caption: (serial(), serial(more: "moments: [{at: 1, caption: Half way.}]")),
+    .expect: (
+      serial(),
+      serial(
+        more: "moments: [{at: 1, caption: Half way., expect: [{queue: q, suspended: false}]}]")
+    ),
+  ]
+
+  static func samples<Key: ScenarioKeySet>(_ section: String, _ pairs: [Key: (String, String)])
+    -> [Sample]
+  {
+    Key.allCases.map { k in
+      Sample(
+        section: section, key: k.rawValue, reach: k.reach, without: pairs[k]?.0 ?? "",
+        with: pairs[k]?.1 ?? "")
+    }
+  }
+
   static let samples: [Sample] =
-    TopLevelKey.allCases.map { k in
-      Sample(
-        section: "Top level", key: k.rawValue, reach: k.reach, without: topLevel[k]?.0 ?? "",
-        with: topLevel[k]?.1 ?? "")
-    }
-    + QueueKey.allCases.map { k in
-      Sample(
-        section: "Queues", key: k.rawValue, reach: k.reach, without: queue[k]?.0 ?? "",
-        with: queue[k]?.1 ?? "")
-    }
-    + OperationKey.allCases.map { k in
-      Sample(
-        section: "Operations", key: k.rawValue, reach: k.reach, without: operation[k]?.0 ?? "",
-        with: operation[k]?.1 ?? "")
-    }
+    samples("Top level", topLevel) + samples("Queues", queue) + samples("Operations", operation)
+    + samples("Conditions", condition) + samples("Actions", action) + samples("Moments", moment)
 
   static func trace(_ s: Scenario) -> [String] {
     let runtime = s.makeRuntime(recording: true)
@@ -154,9 +210,19 @@ struct ScenarioKeyTests {
       .deletingLastPathComponent().deletingLastPathComponent()
     let doc = try String(
       contentsOf: root.appending(path: "Scenarios/README.md"), encoding: .utf8)
-    let sections = doc.components(separatedBy: "\n## ")
-    let section = try #require(sections.first { $0.hasPrefix(sample.section + "\n") })
-    #expect(section.contains("\n| `\(sample.key)` |"), "Scenarios/README.md, \(sample.section)")
+    // The section runs from its heading (`## ` or `### `) to the next heading of its level or above.
+    let heading = try #require(
+      ["\n## ", "\n### "].lazy.compactMap { mark in
+        doc.range(of: mark + sample.section + "\n").map { (mark, $0) }
+      }.first, "Scenarios/README.md has no section \(sample.section)")
+    let rest = doc[heading.1.upperBound...]
+    let ends = ["\n## ", heading.0 == "\n### " ? "\n### " : nil].compactMap { $0 }
+      .compactMap { rest.range(of: $0)?.lowerBound }
+    let section = rest[..<(ends.min() ?? rest.endIndex)]
+    // A row of its table, or an item naming it (`- `{mutuallyExclusive: CATEGORY}``).
+    #expect(
+      section.contains("\n| `\(sample.key)` |") || section.contains("\n- `{\(sample.key):"),
+      "Scenarios/README.md, \(sample.section)")
   }
 
   @Test(arguments: samples)
@@ -181,7 +247,8 @@ struct ScenarioKeyTests {
 
   /// What Foundation has is run by verify and agrees with the engine; what it lacks is left out,
   /// with a reason.
-  @Test(arguments: samples.filter { $0.section != "Top level" })
+  /// (Top-level keys and moments leave the run as it is: nothing to verify.)
+  @Test(arguments: samples.filter { !["Top level", "Moments"].contains($0.section) })
   func verifyChecksItOrSaysWhyNot(_ sample: Sample) async throws {
     try #require(!sample.with.isEmpty, "no sample scenario for \(sample)")
     let with = try parseScenario(sample.with)

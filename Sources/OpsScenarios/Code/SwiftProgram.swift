@@ -33,6 +33,10 @@ public struct SwiftProgram {
           }
         var line = "\(name): condition \(c.label) (\(pk)"
         if let d = c.dependency { line += ", producing \(d) via `produceDependency`" }
+        if c.evaluate > 0 { line += ", evaluated in \(formatNumber(c.evaluate))s" }
+        if case .scripted(.failed, let error) = c.check {
+          line += ", fails: \(error ?? "condition \(c.name) failed")"
+        }
         lines.append(line + ")")
       }
       for category in op.spec.exclusivity {
