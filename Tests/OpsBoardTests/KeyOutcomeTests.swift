@@ -124,6 +124,34 @@ struct KeyOutcomeTests {
           StatusMessage("notYetAdded is not added yet at this moment: nothing to show", .rejected)))
   }
 
+  /// The status line's sentence for a cancel on a suspended queue, checked against the run: ready at
+  /// once, finished only after the resume (network is suspended from 6s to 10s).
+  @Test func cancellingOnASuspendedQueueSaysItFinishesOnceResumed() throws {
+    let s = photoSession()
+    s.advance(by: 7)
+    let upload = try #require(s.model.operation(named: "upload"))
+    #expect(upload.state < .executing && upload.queue == "network")
+    #expect(s.model.queue(named: "network")?.suspended == true)
+    s.select(operation: "upload")
+    _ = s.handle(.character("c"))
+    #expect(
+      s.status?.text
+        == "cancelled upload: it becomes ready at once; its queue is suspended: once resumed it "
+        + "starts it, it skips main() and finishes")
+    #expect(s.model.operation(named: "upload")?.state == .ready)
+    s.advance(by: 2.9)
+    #expect(s.model.operation(named: "upload")?.state == .ready)
+    s.advance(by: 0.2)
+    #expect(s.model.operation(named: "upload")?.state == .finished)
+    #expect(
+      s.log.contains {
+        if case .state("upload", _, .finishing, .skippedMain) = $0.event.kind {
+          return true
+        }
+        return false
+      })
+  }
+
   @Test func cancelAllAsksAndTheAnswerAppliesToTheSetItNamed() {
     guard case .ask(let question) = outcome(.cancelAll, selecting(queue: 0)),
       case .cancelAll("network", let named) = question.effect

@@ -169,7 +169,11 @@ enum KeyDecisions {
       switch op.state {
       case .executing: "its work decides when it stops (isCancelled is set)"
       case .pending, .evaluatingConditions, .ready:
-        "it becomes ready at once; its queue starts it, it skips main() and finishes"
+        // Foundation (SEMANTICS F7): a suspended queue starts nothing, cancelled ones included.
+        model.queue(named: op.queue)?.suspended == true
+          ? "it becomes ready at once; its queue is suspended: once resumed it starts it, "
+            + "it skips main() and finishes"
+          : "it becomes ready at once; its queue starts it, it skips main() and finishes"
       default: "its cancelled flag is set"
       }
     return .send(.cancel(operation: op.name), applied: "cancelled \(op.name): \(what)")
