@@ -52,7 +52,8 @@ struct MomentCaptionPane: Pane {
     frame.canvas.putRight(" \(key) continues ", maxX: box.maxX - 2, y: box.y, style: .title)
     let room = max(0, box.height - 2)
     for (i, line) in lines.prefix(room).enumerated() {
-      frame.drawMarkedLine(line, spans: spans, x: box.x + 2, y: box.y + 1 + i, width: box.width - 4)
+      frame.canvas.drawMarkedLine(
+        line, spans: spans, x: box.x + 2, y: box.y + 1 + i, width: box.width - 4)
     }
     for (i, fact) in facts.prefix(max(0, room - lines.count)).enumerated() {
       frame.canvas.put(

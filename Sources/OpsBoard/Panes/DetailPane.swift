@@ -1,7 +1,7 @@
 import OpsEngine
 import OpsEvents
 
-/// The detail view's body: the selected operation's document (`detailLines`), scrolled, with its
+/// The detail view's body: the selected operation's document (`DetailDocument`), scrolled, with its
 /// state machine beside it when the screen is wide, under it when not.
 struct DetailPane: Pane {
   var selection: SharedState
@@ -18,7 +18,7 @@ struct DetailPane: Pane {
     let twoColumns = body.width >= 100
     let machineWidth = 44
     let textWidth = twoColumns ? body.width - machineWidth - 1 : body.width
-    let lines = frame.detailLines(op, width: textWidth - 2)
+    let lines = DetailDocument(frame).lines(op, width: textWidth - 2)
     let machineRows = twoColumns ? 0 : StateMachineDiagram.height + 2
     var doc = Canvas(width: textWidth, height: lines.count + machineRows, ascii: frame.ascii)
     for (i, line) in lines.enumerated() {
@@ -36,7 +36,7 @@ struct DetailPane: Pane {
         canvas: &doc)
     }
     scroll.fit(total: doc.height, visible: body.height)
-    frame.blit(
+    frame.canvas.blit(
       doc.grid, from: scroll.top,
       into: Rect(x: body.x, y: body.y, width: textWidth, height: body.height))
     if scroll.hasMore(total: doc.height) {

@@ -17,7 +17,8 @@ struct NotesPane: Pane {
     let spans = TextWrap.codeSpans(text)
     scroll.fit(total: lines.count, visible: rows.height)
     for (i, line) in lines.dropFirst(scroll.top).prefix(rows.height).enumerated() {
-      frame.drawMarkedLine(line, spans: spans, x: rows.x + 2, y: rows.y + i, width: textWidth)
+      frame.canvas.drawMarkedLine(
+        line, spans: spans, x: rows.x + 2, y: rows.y + i, width: textWidth)
     }
     if scroll.hasMore(total: lines.count) {
       frame.canvas.putRight(

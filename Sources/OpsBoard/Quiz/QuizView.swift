@@ -93,10 +93,10 @@ struct QuizView: ViewComponent {
   }
 }
 
-extension BoardRenderer {
+extension QuizView {
   /// After the answer the choice keys do nothing: the footer says what Enter, Esc and `.` do then
   /// (read from the key map). Nil while asking, or when no reveal is on screen.
-  func quizRevealFooter(_ ui: BoardUIState) -> [FooterItem]? {
+  static func revealFooter(_ ui: BoardUIState, keyMap: KeyMap, ascii: Bool) -> [FooterItem]? {
     let view = ui.views.quiz
     guard ui.view == .quiz, view.phase != .asking else { return nil }
     let close = [

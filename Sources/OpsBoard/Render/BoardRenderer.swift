@@ -50,7 +50,7 @@ struct BoardRenderer {
     ui.views.draw(ui.view, body, &self, &ui.shared)
     if let problem = ui.loadError { LoadErrorPane(problem: problem).render(body, &self) }
     StatusPane(ui).render(Rect(x: 0, y: height - 2, width: width, height: 1), &self)
-    FooterPane(ui, quizReveal: quizRevealFooter(ui))
+    FooterPane(ui, quizReveal: QuizView.revealFooter(ui, keyMap: keyMap, ascii: ascii))
       .render(Rect(x: 0, y: height - 1, width: width, height: 1), &self)
     if ui.helpVisible {
       var help = HelpPane(overlay: ui.help, view: ui.view)

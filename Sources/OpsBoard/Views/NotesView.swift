@@ -24,17 +24,17 @@ struct NotesView: DocumentView {
   }
 }
 
-extension BoardRenderer {
+extension Canvas {
   /// A notes line with the words that were `code` in bold.
   mutating func drawMarkedLine(
     _ line: String, spans: Set<String>, x: Int, y: Int, width: Int
   ) {
     var cx = x
     for (i, word) in line.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
-      if i > 0 { cx += canvas.put(" ", x: cx, y: y, width: x + width - cx) }
+      if i > 0 { cx += put(" ", x: cx, y: y, width: x + width - cx) }
       let bare = String(word).trimmingCharacters(in: ",.:;()")
       let style: Style = spans.contains(bare) ? .bold : .plain
-      cx += canvas.put(String(word), x: cx, y: y, width: x + width - cx, style: style)
+      cx += put(String(word), x: cx, y: y, width: x + width - cx, style: style)
     }
   }
 }
