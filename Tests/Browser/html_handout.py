@@ -77,6 +77,13 @@ def clock_event(d):
     return int(d.find_element(By.ID, "clock").text.split("event ")[1].split("/")[0])
 
 
+def until(condition, seconds):
+    """Polls `condition` every 50 ms until it holds or `seconds` pass; the caller checks after."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not condition():
+        time.sleep(0.05)
+
+
 def press(d, key):
     ActionChains(d).send_keys(key).perform()
 
@@ -112,7 +119,8 @@ def tour_checks(path):
         d.find_element(By.TAG_NAME, "body").click()
         press(d, Keys.HOME)
         press(d, Keys.SPACE)
-        time.sleep(1.5)
+        # Waits are bounds for a loaded machine, not timings: each ends as soon as it holds.
+        until(lambda: d.find_element(By.ID, "play").get_attribute("aria-pressed") == "false", 20)
         check(clock_event(d) == data["moments"][0]["seq"], f"play stops at the first moment (event {clock_event(d)})")
         check(d.find_element(By.ID, "play").get_attribute("aria-pressed") == "false", "play pauses at a moment")
         d.find_element(By.ID, "speed").send_keys("1")
@@ -121,7 +129,7 @@ def tour_checks(path):
         before = clock_event(d)
         press(d, Keys.SPACE)
         check(d.find_element(By.ID, "play").get_attribute("aria-pressed") == "true", "Space plays")
-        time.sleep(1.0)
+        until(lambda: clock_event(d) > before, 20)
         press(d, Keys.SPACE)
         check(d.find_element(By.ID, "play").get_attribute("aria-pressed") == "false", "Space pauses")
         after = clock_event(d)

@@ -30,9 +30,18 @@ func runAgrees(_ q: QuizQuestion, _ log: [LogEntry], from: Int) -> Bool {
     if rights == [QuizMaker.noneOfThem] {
       return events[..<first].contains { if case .command = $0.kind { true } else { false } }
     }
+    // Right: the first operation each queue started at that instant (a queue starts its own in
+    // its order; between queues nothing is ordered).
     let instant = events[first].time
-    let together = Set(events.filter { abs($0.time - instant) < 1e-9 }.compactMap(started))
-    return Set(q.choices).intersection(together) == rights
+    var firsts: [String: String] = [:]
+    for e in events where abs(e.time - instant) < 1e-9 {
+      if case .state(let op, _, .executing, .started(let queue, _, _, _)) = e.kind,
+        firsts[queue] == nil
+      {
+        firsts[queue] = op
+      }
+    }
+    return Set(q.choices).intersection(firsts.values) == rights
   case .nextState(let name):
     for e in events {
       if case .state(name, _, let to, _) = e.kind { return rights == [to.rawValue] }

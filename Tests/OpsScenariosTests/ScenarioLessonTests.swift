@@ -203,6 +203,39 @@ func warnings(_ rt: VirtualRuntime) -> Set<String> {
     #expect(warnings(rt) == ["ignoresCancellation:deaf"])
   }
 
+  /// The warning says what is known when it is raised: a work that checks rarely is still
+  /// executing, not "never checks"; a cancelled group executes until its children finish, and the
+  /// child that ignores the cancel is the one flagged.
+  @Test func ignoresCancellationSaysOnlyWhatIsKnown() throws {
+    let rt = try parseScenario(
+      """
+      queues:
+        - {name: q}
+      operations:
+        - {name: slow, work: 10, checkEvery: 3}
+        - {name: g, children: [c, d]}
+        - {name: c, work: 5, cancellation: ignored}
+        - {name: d, work: 1}
+      actions: [{at: 1, cancel: slow}, {at: 1.5, cancel: g}]
+      """
+    ).makeRuntime(recording: true)
+    rt.run(until: 20)
+    #expect(warnings(rt) == ["ignoresCancellation:slow", "ignoresCancellation:c"])
+    let slow = try #require(rt.projection.warnings.first { $0.subject == "slow" })
+    #expect(slow.time == 2)
+    #expect(
+      slow.message.contains("slow was cancelled at 1.000s and is still executing 1.000s later"))
+    #expect(!slow.message.contains("never"))
+    // It noticed at its next check.
+    #expect(
+      rt.events.contains {
+        guard case .state("slow", .executing, .finishing, .noticedCancel) = $0.kind else {
+          return false
+        }
+        return $0.time == 3
+      })
+  }
+
   @Test func deadlockIsReportedAndBrokenByCancel() throws {
     let before = try play("deadlock", until: 11)
     #expect(

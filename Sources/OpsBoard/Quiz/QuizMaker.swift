@@ -79,20 +79,28 @@ struct QuizMaker {
       let (choices, _) = Self.choices(answer: waiting[0], others: Array(waiting.prefix(3)))
       let all = choices + [Self.noneOfThem]
       let what = [command, target, value].compactMap { $0 }.joined(separator: " ")
+      // "Next" would otherwise take in what the command starts: the question is about the run
+      // as it stands.
       return QuizQuestion(
-        kind: .nextStart, prompt: "Which operation starts executing next?", choices: all,
+        kind: .nextStart,
+        prompt: "Which operation starts executing next, before any command (a resume, a new "
+          + "limit, a cancel)?", choices: all,
         answer: all.count - 1, revealAt: shown + c + 1,
         explanation: "none of them starts until the scripted \(what) at "
           + "\(clockText(future[c].time))s", focus: target)
     }
-    // Every operation the engine starts at that same instant is a right answer.
+    // The first operation each queue starts at that same instant is a right answer: Foundation
+    // orders nothing between queues, but a queue starts its own in its order (SEMANTICS F1).
     let instant = future[i].time
     var together: [String] = []
+    var accepted: Set<String> = []
+    var queuesSeen: Set<String> = []
     var last = i
     for (j, e) in future.enumerated().dropFirst(i) {
       guard abs(e.time - instant) < 1e-9 else { break }
-      if case .state(let o, _, .executing, _) = e.kind, model.operation(named: o) != nil {
+      if case .state(let o, _, .executing, _) = e.kind, let row = model.operation(named: o) {
         together.append(o)
+        if queuesSeen.insert(row.queue).inserted { accepted.insert(o) }
         last = j
       }
     }
@@ -102,11 +110,11 @@ struct QuizMaker {
         waiting.filter { !together.contains($0) }.prefix(max(1, Self.maxChoices - together.count)))
     let choices = waiting.filter(picked.contains)
     let answer = choices.firstIndex(of: op) ?? 0
-    let accepted = choices.indices.filter { together.contains(choices[$0]) }
     let also = together.filter { $0 != op }
     return QuizQuestion(
       kind: .nextStart, prompt: "Which operation starts executing next?", choices: choices,
-      answer: answer, accepted: accepted, revealAt: shown + last + 1,
+      answer: answer, accepted: choices.indices.filter { accepted.contains(choices[$0]) },
+      revealAt: shown + last + 1,
       explanation: "\(op) started: \(cause.text)"
         + (also.isEmpty
           ? "" : "; at the same instant \(also.joined(separator: ", ")) started too"),
