@@ -82,11 +82,15 @@ func runAgrees(_ q: QuizQuestion, _ log: [LogEntry], from: Int) -> Bool {
 
 /// Steps a scenario in quiz mode, answering every question, and checks each revealed answer against
 /// the run. Every few questions a key command changes the run, so the look-ahead must follow it.
-private func quizThrough(_ s: BoardSession, maxQuestions: Int = 40) -> [QuizQuestion] {
+private func quizThrough(_ s: BoardSession, maxQuestions: Int = 40, steering: Bool = true)
+  -> [QuizQuestion]
+{
   var asked: [QuizQuestion] = []
   var steps = 0
   while asked.count < maxQuestions, steps < 2000, !s.isOver {
     steps += 1
+    // Close a caption first: with its claims on screen, the questions they answer are not asked.
+    if s.currentMoment != nil { press(s, .escape) }
     let before = s.log.count
     press(s, .character("."))
     guard let q = s.quizQuestion else { continue }
@@ -97,7 +101,9 @@ private func quizThrough(_ s: BoardSession, maxQuestions: Int = 40) -> [QuizQues
     #expect(s.log.count >= q.revealAt, "the reveal shows the answer")
     #expect(runAgrees(q, s.log, from: before), "\(s.title): \(q.prompt) → \(q.choices[q.answer])")
     asked.append(q)
-    if asked.count % 5 == 3, let op = s.model.operations.first(where: { $0.state < .executing }) {
+    if steering, asked.count % 5 == 3,
+      let op = s.model.operations.first(where: { $0.state < .executing })
+    {
       press(s, .escape)
       s.select(operation: op.name)
       press(s, .character("c"))
@@ -136,10 +142,12 @@ struct QuizTests {
         }
       }
     }
-    for name in Catalog.names where name != "stress" {
-      for (_, q, _) in quizAtMoments(name) {
-        if case .suspendedRuns = q.kind { kinds.insert("suspended") }
-      }
+    // The tour played as scripted, its captions closed: the suspension's question comes up there
+    // (at its moment the caption's claims say its answer).
+    let tour = builtInSession("tour")
+    tour.setQuiz(true)
+    for q in quizThrough(tour, steering: false) {
+      if case .suspendedRuns = q.kind { kinds.insert("suspended") }
     }
     #expect(kinds == ["start", "state", "cancelled", "lock", "stops", "suspended", "ready"])
   }

@@ -42,8 +42,17 @@ struct QuizMaker {
     {
       return false
     }
+    let queueOf = { (o: String) in model.operation(named: o)?.queue }
     return !onScreen.contains { claim in
       switch (q.kind, claim) {
+      // A queue the caption says is suspended or allows none: whether its ready one starts now,
+      // or what its executing one does, is the caption's lesson.
+      case (.readyStarts(let o), .queueLimit(let q, 0?)),
+        (.readyStarts(let o), .queueSuspended(let q, true)),
+        (.readyStarts(let o), .starts(let q?, _)),
+        (.suspendedRuns(let o), .queueSuspended(let q, true)):
+        queueOf(o) == q
+      case (.readyStarts, .starts(nil, _)): true
       case (.nextStart, .starts): true
       case (.nextStart, .operationStartsAt(let o, _)): q.accepted.contains { q.choices[$0] == o }
       case (.nextState(let o), .operationReadyAt(let c, _)),
