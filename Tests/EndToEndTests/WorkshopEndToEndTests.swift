@@ -132,7 +132,7 @@ struct WorkshopEndToEndTests {
     #expect(resumed.contains("Moment 3 of 4"), "screen:\n\(resumed)")
     // The caption's claim is no longer true of this run, and the board says so.
     #expect(
-      resumed.contains("✗ network is suspended — not in this run: it is running"),
+      resumed.contains("✗ network is suspended — no longer: it is running"),
       "screen:\n\(resumed)")
     try session.send("s")
     let suspended = try #require(

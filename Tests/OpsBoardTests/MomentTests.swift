@@ -215,6 +215,45 @@ struct FirstMomentTests {
 
 @Suite("A key at a moment is judged against its claims")
 struct MomentClaimKeyTests {
+  /// The tour's first moment stops inside an engine step (download finished, decode ready; the
+  /// step goes on to start decode and fetchComments). A key there shows the rest of the step
+  /// first, and says so: the starts are not the key's doing.
+  @Test func aKeyInsideAnInstantShowsItsRestFirstAndSaysSo() throws {
+    let scenario = try #require(Catalog.named("tour"))
+    let s = momentSession(scenario, paused: false)
+    for _ in 0..<400 where s.currentMoment?.index != 0 {
+      if s.currentMoment != nil { press(s, .character("m")) } else { s.advance(by: 0.25) }
+    }
+    #expect(s.model.operation(named: "decode")?.state == .ready)
+    let momentAt = s.log.count
+    s.select(queue: "images")
+    s.select(operation: "warmCache")
+    press(s, .character("s"))
+    // In the engine's log: decode and fetchComments start at 4s, then the key's suspend.
+    let after = s.log[momentAt...].map(\.event)
+    let command = try #require(
+      after.firstIndex { if case .command = $0.kind { true } else { false } })
+    let startsFirst = after[..<command].compactMap { e -> String? in
+      if case .state(let o, _, .executing, _) = e.kind, e.time == 4 { return o }
+      return nil
+    }
+    #expect(startsFirst == ["decode", "fetchComments"])
+    #expect(
+      s.lastKeyEffect
+        == "s — first the rest of 4.00s played out: decode starts (slot 2 of ∞), fetchComments "
+        + "starts (slot 2 of 2); then images suspended: nothing new starts; decode and warmCache "
+        + "keep running")
+    #expect(
+      s.status?.text
+        == "images suspended: running operations continue, nothing new starts — first the rest of "
+        + "4.00s played out: decode starts (slot 2 of ∞), fetchComments starts (slot 2 of 2)")
+    let text = screenText(s, 200, 60)
+    #expect(text.contains("✗ decode is ready — no longer: it is executing"), "\(text)")
+    // A key that shows nothing first says nothing of the kind.
+    press(s, .character("s"))
+    #expect(s.lastKeyEffect?.contains("first the rest") == false)
+  }
+
   @Test func resumingAtTheSuspensionMomentMakesItsClaimsFailOnTheBoard() throws {
     let scenario = try #require(Catalog.named("tour"))
     let s = momentSession(scenario, paused: false)
@@ -226,7 +265,7 @@ struct MomentClaimKeyTests {
     s.select(operation: "login")
     press(s, .character("s"))
     let text = screenText(s, 200, 60)
-    #expect(text.contains("✗ network is suspended — not in this run: it is running"), "\(text)")
+    #expect(text.contains("✗ network is suspended — no longer: it is running"), "\(text)")
     // The run ahead changed too: fetchLikes no longer waits for 10s.
     #expect(text.contains("✗ fetchLikes starts executing at 10.0s"), "\(text)")
   }

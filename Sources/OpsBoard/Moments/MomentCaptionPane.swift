@@ -37,7 +37,8 @@ struct MomentCaptionPane: Pane {
       }
     }
     for (text, failure) in facts where !compact || failure != nil {
-      let line = failure.map { "\(no) \(text) — not in this run: \($0)" } ?? "\(yes) \(text)"
+      // "No longer": a key changed the run, or showed the rest of the moment's instant first.
+      let line = failure.map { "\(no) \(text) — no longer: \($0)" } ?? "\(yes) \(text)"
       lines.append((line, failure == nil))
     }
     return lines

@@ -13,10 +13,35 @@ struct KeyEffect: Sendable, Equatable {
   /// At most this many consequences are named; the rest are counted.
   static let named = 3
 
+  /// What a key showed before it acted: the rest of an engine step that a moment held back. An
+  /// engine step is one instant's chain of consequences (a finish readies a dependent and its
+  /// queue starts it), which a command cannot get between, in the engine as in Foundation. Nil
+  /// when the key showed nothing first.
+  static func heldBack(_ shown: ArraySlice<LogEntry>) -> String? {
+    let visible = shown.filter { !$0.isBookkeeping }
+    guard let time = visible.last?.event.time else { return nil }
+    let changes = visible.compactMap { entry -> String? in
+      guard case .state(let op, _, let to, let cause) = entry.event.kind else { return nil }
+      return phrase(op, to, cause)
+    }
+    var parts = Array(changes.prefix(named))
+    if changes.count > named { parts.append("\(changes.count - named) more changes") }
+    let what = parts.isEmpty ? " (\(visible.count) events)" : ": " + parts.joined(separator: ", ")
+    return "first the rest of \(clockText(time))s played out\(what)"
+  }
+
   /// The effect of a key command, from the events it caused (`after`, the command's own first) and
-  /// the board as it is now.
+  /// the board as it is now; `heldBack`, what the key showed before the command (see `heldBack`).
   static func ofCommand(
-    _ command: Command, outcome: CommandOutcome, after: ArraySlice<LogEntry>, model: BoardModel
+    _ command: Command, outcome: CommandOutcome, heldBack shown: ArraySlice<LogEntry> = [],
+    after: ArraySlice<LogEntry>, model: BoardModel
+  ) -> String {
+    let first = heldBack(shown).map { $0 + "; then " } ?? ""
+    return first + effect(of: command, outcome: outcome, after: after, model: model)
+  }
+
+  private static func effect(
+    of command: Command, outcome: CommandOutcome, after: ArraySlice<LogEntry>, model: BoardModel
   ) -> String {
     if case .rejected(let why) = outcome { return "refused: \(why)" }
     var parts: [String] = []
@@ -83,15 +108,18 @@ extension BoardSession {
   func noteKey(_ input: KeyInput, logBefore: Int, commandsBefore: Int) {
     guard input != .resize else { return }
     let key = KeyPattern.key(input).label(ascii: false)
+    let shownFirst = ui.heldBack.flatMap { $0.upperBound <= log.count ? log[$0] : nil } ?? []
     if keyCommands.count > commandsBefore, let sent = keyCommands.last {
       let outcome: CommandOutcome =
         ui.status?.kind == .rejected ? .rejected(ui.status?.text ?? "") : .applied
+      let sentAt = min(max(sent.after, logBefore), log.count)
       let words = KeyEffect.ofCommand(
-        sent.command, outcome: outcome, after: log[min(logBefore, log.count)...],
+        sent.command, outcome: outcome, heldBack: shownFirst, after: log[sentAt...],
         model: liveModel)
       ui.lastKey = KeyEffect(key: key, effect: words)
     } else if let status = ui.status {
-      ui.lastKey = KeyEffect(key: key, effect: status.text)
+      let first = KeyEffect.heldBack(shownFirst).map { $0 + "; then " } ?? ""
+      ui.lastKey = KeyEffect(key: key, effect: first + status.text)
     }
   }
 

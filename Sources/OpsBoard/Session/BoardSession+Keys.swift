@@ -8,8 +8,15 @@ extension BoardSession {
   public func handle(_ input: KeyInput) -> Bool {
     if input != .resize, isTooSmall { return handleTooSmall(input) }
     let before = (log: log.count, commands: keyCommands.count)
+    ui.heldBack = nil
     let result = dispatch(input)
     noteKey(input, logBefore: before.log, commandsBefore: before.commands)
+    // Said after the key's own words, so the status line does not look as if the key did it.
+    if let range = ui.heldBack, range.upperBound <= log.count, let status = ui.status,
+      let words = KeyEffect.heldBack(log[range])
+    {
+      ui.status = StatusMessage(status.text + " — " + words, status.kind)
+    }
     return result
   }
 
@@ -116,7 +123,9 @@ extension BoardSession {
 
   private func answer(_ c: Confirmation, _ input: KeyInput) -> Bool {
     ui.confirmation = nil
+    let shownBefore = log.count
     if case .cancelAll = c.effect, KeyDecisions.isYes(input) { showHeldBack() }
+    if log.count > shownBefore { ui.heldBack = shownBefore..<log.count }
     carryOut(KeyDecisions.answer(c, input, in: model))
     return true
   }
@@ -205,7 +214,9 @@ extension BoardSession {
     }
     if quizHolds(action) { return true }
     // Decide from everything the engine did (see `showHeldBack`), on a selection in range.
+    let shownBefore = log.count
     if KeyDecisions.engineActions.contains(action), action != .cancelAll { showHeldBack() }
+    if log.count > shownBefore { ui.heldBack = shownBefore..<log.count }
     if action == .openDetail || action == .cancelOperation { ui.shared.clampSelection(model) }
     switch KeyDecisions.outcome(of: action, in: model, selection: ui.shared) {
     case .quit: return false

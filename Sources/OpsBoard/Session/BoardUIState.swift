@@ -59,6 +59,9 @@ struct BoardUIState {
   var awaitingReply: (command: Command, applied: String)?
   /// The last key and what it did, in words (the presenter layout shows it).
   var lastKey: KeyEffect?
+  /// The log entries the key being handled showed before it acted: the rest of an instant that a
+  /// moment held back (see `KeyEffect.heldBack`).
+  var heldBack: Range<Int>?
   /// A key pressed while the screen was below the minimum size: it waited (the small screen says so).
   var waitingKey: KeyInput?
   /// Why the scenario file did not load (`--watch`, or r), shown until a reload succeeds.
