@@ -345,6 +345,12 @@ struct PaneTests {
     #expect(text.contains("banner holds the Alert lock."))
     #expect(text.contains("What changed:"))
     #expect(text.contains("banner → executing"))
+    // More changes than the box shows: the heading says the list is the last of them.
+    view.changes = (1...7).map { "change \($0)" }
+    let many = QuizPane.lines(
+      view, view.question!, in: Rect(x: 0, y: 0, width: 60, height: 40), ascii: false)
+    #expect(many.contains { $0.0 == "What changed (the last 3 of 7):" })
+    #expect(many.contains { $0.0 == "change 7" } && !many.contains { $0.0 == "change 4" })
   }
 
   @Test func graphKeepsTheSelectedOperationInViewAndDrawsOnlyVisibleNodes() {

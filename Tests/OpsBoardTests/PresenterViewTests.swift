@@ -213,3 +213,36 @@ struct PresenterWrapTests {
     assertSnapshot(of: s.render(width: 80, height: 24, ascii: false), as: .styled, named: "80x24")
   }
 }
+
+@Suite("Presenter: what a rehearsal showed")
+struct PresenterRehearsalTests {
+  /// r then y starts again in the presenter layout, as the room was looking at it.
+  @Test func aRestartKeepsThePresenterLayout() throws {
+    let s = momentSession(try #require(Catalog.named("tour")), paused: true)
+    s.present()
+    s.advance(by: 2)
+    press(s, .character("r"), .character("y"))
+    #expect(s.model.now == 0)
+    #expect(s.isPresenting)
+  }
+
+  /// The quiz's box (at most 100 wide) over the presenter at 120 columns: beside it, nothing of
+  /// the lines it covers shows through.
+  @Test func nothingShowsThroughBesideTheQuizBox() throws {
+    let s = momentSession(try #require(Catalog.named("deadlock")), paused: true)
+    s.setQuiz(true)
+    s.present()
+    for _ in 0..<200 where s.quizQuestion == nil {
+      if s.currentMoment != nil { press(s, .character("m")) } else { s.advance(by: 0.25) }
+    }
+    #expect(s.quizQuestion != nil)
+    let lines = screenLines(s, 120, 40)
+    let boxRows = lines.indices.filter { lines[$0].hasPrefix("┌─ Predict") }
+    let top = try #require(boxRows.first)
+    let bottom = try #require(lines.indices.first { $0 > top && lines[$0].hasPrefix("└") })
+    for row in top...bottom {
+      let beside = lines[row].dropFirst(100)
+      #expect(beside.allSatisfy { $0 == " " }, "row \(row): \(lines[row])")
+    }
+  }
+}

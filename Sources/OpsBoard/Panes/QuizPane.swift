@@ -26,8 +26,13 @@ struct QuizPane: Pane {
       changes.insert(change, at: 0)
       used += change.count
     }
+    // Say when older changes were left out, so the list is not taken for all of them.
+    let total = view.changes.count
+    let heading =
+      changes.count < total
+      ? "What changed (the last \(changes.count) of \(total)):" : "What changed:"
     return essential
-      + (changes.isEmpty ? [] : [("What changed:", Style.title)] + changes.flatMap { $0 })
+      + (changes.isEmpty ? [] : [(heading, Style.title)] + changes.flatMap { $0 })
   }
 
   /// The box for `count` lines at the bottom of the body `r`, at most 100 wide.

@@ -83,6 +83,9 @@ struct QuizView: ViewComponent {
       // Over the presenter: its table is short and the state machine is the point, so the box covers
       // the bottom of it.
       presenter.draw(r, &renderer, &shared)
+      // The box is at most 100 wide: blank the rest of its rows, or the presenter's lines under it
+      // would show through as fragments beside it.
+      renderer.canvas.fill(Rect(x: r.x, y: box.y, width: r.width, height: box.height))
     } else {
       // The board above the box where it fits, so the selected operation (what the reveal is about)
       // and why it waits stay in view.

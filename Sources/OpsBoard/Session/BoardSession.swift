@@ -357,13 +357,16 @@ public final class BoardSession: InteractiveBoard {
     incoming = []
     incomingHead = 0
     playTarget = nil
-    // What the user chose to look at survives; the clock's story starts again.
+    // What the user chose to look at survives (the selection, the filter, the presenter layout);
+    // the clock's story starts again.
+    let presenting = isPresenting
     var fresh = BoardUIState()
     fresh.shared.operations = ui.shared.operations
     fresh.shared.selected = ui.shared.selected
     fresh.shared.selectedQueue = ui.shared.selectedQueue
     ui = fresh
     attach()
+    if presenting { present() }
   }
 
   /// A live program restarted: the board starts again over its new story (the previous run's
