@@ -43,6 +43,12 @@ public enum InputFile {
     return (fd, Int(info.st_size))
   }
 
+  /// Whether `path` is a FIFO now (its open would wait for a writer).
+  public static func isFIFO(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+  }
+
   /// Waits until `fd` has something to read (or its end); if that takes more than `quietSeconds`,
   /// calls `announce` once first. A regular file is always ready.
   public static func awaitInput(_ fd: Int32, announce: () -> Void) {

@@ -41,9 +41,11 @@ public enum Catalog {
   /// `.yaml`/`.yml`/`.json` extension is a path; otherwise a built-in name, or a file of that name if
   /// there is no such built-in. `builtin:NAME` names a built-in explicitly.
   /// `announce`: told what is awaited when the file is a FIFO nobody writes yet.
-  public static func resolve(_ nameOrPath: String, announce: ((String) -> Void)? = nil) throws
-    -> Scenario
-  {
+  /// A built-in by name, or a scenario file. `waitsForWriter: false` (reading again while the
+  /// board plays) refuses a FIFO rather than block the board until something writes into it.
+  public static func resolve(
+    _ nameOrPath: String, announce: ((String) -> Void)? = nil, waitsForWriter: Bool = true
+  ) throws -> Scenario {
     var name = nameOrPath
     let explicit = name.hasPrefix("builtin:")
     if explicit { name.removeFirst("builtin:".count) }
@@ -64,6 +66,6 @@ public enum Catalog {
         ])
       }
     }
-    return try ScenarioLoader.load(path: name, announce: announce)
+    return try ScenarioLoader.load(path: name, announce: announce, waitsForWriter: waitsForWriter)
   }
 }

@@ -11,7 +11,9 @@ public enum ScenarioLoader {
   public static let maxFileSize = 64 * 1024 * 1024
 
   /// `announce` is told what is awaited when the file is a FIFO nobody writes yet.
-  public static func load(path: String, announce: ((String) -> Void)? = nil) throws -> Scenario {
+  public static func load(
+    path: String, announce: ((String) -> Void)? = nil, waitsForWriter: Bool = true
+  ) throws -> Scenario {
     let problem = { (message: String) in
       ScenarioError(problems: [ScenarioProblem(file: path, message: message)])
     }
@@ -21,6 +23,10 @@ public enum ScenarioLoader {
       throw problem("no such file")
     }
     if isDirectory.boolValue { throw problem("is a directory, not a scenario file") }
+    if !waitsForWriter, InputFile.isFIFO(path) {
+      throw problem(
+        "is a FIFO: the board cannot wait for a program to write into it while it plays")
+    }
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?
       .intValue
     if let size, size > maxFileSize { throw problem(tooLarge(size)) }

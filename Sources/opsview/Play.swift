@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpsBoard
 import OpsExport
+import OpsInput
 import OpsScenarios
 import OpsTerminal
 
@@ -61,12 +62,14 @@ struct Play: ParsableCommand {
     // r reads the scenario again, so an edited file is played as it is now.
     let path = watch ?? source.scenario
     let s = try resolveScenario(path)
-    // Standard input is read once: r starts the same scenario again.
+    // Standard input and a FIFO are read once: r starts the same scenario again. A file read
+    // again never waits for a writer (it may have become a FIFO): the board would freeze.
     if path == "-" { try StandardInput.takeKeysFromTerminal(what: "the scenario") }
+    let readOnce = path == "-" || InputFile.isFIFO(path)
     try preflightTerminal()
     let board = BoardSession(
       s.board, speed: playback.speed ?? s.speed, paused: playback.paused,
-      reload: { path == "-" ? s.board : try Catalog.resolve(path).board })
+      reload: { readOnce ? s.board : try Catalog.resolve(path, waitsForWriter: false).board })
     board.adaptsFoldBudget = true
     if present { board.present() }
     if quiz { board.setQuiz(true) }

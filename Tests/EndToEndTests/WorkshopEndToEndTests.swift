@@ -94,6 +94,14 @@ struct WorkshopEndToEndTests {
     #expect(
       session.waitUntil { !$0.contains("does not load") && $0.contains("lesson: one line") },
       "screen:\n\(session.capture())")
+    // The file replaced by a FIFO: refused at once (reading it would wait for a writer and freeze
+    // the board); the board keeps playing and quits.
+    try FileManager.default.removeItem(atPath: path)
+    try #require(mkfifo(path, 0o600) == 0)
+    let fifo = try #require(
+      session.settled { $0.contains("The scenario file does not load") },
+      "screen:\n\(session.capture())")
+    #expect(fifo.contains("is a FIFO"), "screen:\n\(fifo)")
     try session.send("q")
     #expect(session.waitFor("exit: 0"), "screen:\n\(session.capture())")
   }
