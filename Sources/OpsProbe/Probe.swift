@@ -188,6 +188,9 @@ public final class Probe: Sendable {
     }
   }
 
+  /// How many cancels that came too late one command reports as events.
+  static let lateReported = 20
+
   /// A viewer's command, validated by the wire already. Returns why it is refused, if it is (the
   /// server reports refusals at most once a second a viewer).
   private func handle(_ request: ProbeWire.Request) -> CommandRefusal? {
@@ -211,13 +214,32 @@ public final class Probe: Sendable {
     log(
       "opsview: \(command.name) \(command.target)\(value.map { " \($0)" } ?? "")"
         + (request.operations.map { " (\($0.count) named)" } ?? "") + " from the viewer")
+    // One command's refusals are one event and one log line: a cancelAll naming a thousand
+    // unknown operations must not flood the program's log or the viewers' buffer.
+    // Cancels that came too late are reported one by one up to a few (the board marks each),
+    // and logged as one line.
+    var refused: (first: String, why: String, count: Int)?
+    var late: [String] = []
     for outcome in registry.apply(request) {
-      emit(outcome)
       switch outcome {
-      case .cancelTooLate(let o): log("opsview: cancel \(o) arrived too late: it had finished")
-      case .refused(let o, let why): log("opsview: \(command.name) \(o) refused: \(why)")
+      case .refused(let o, let why):
+        refused = refused.map { ($0.first, $0.why, $0.count + 1) } ?? (o, why, 1)
+        continue
+      case .cancelTooLate(let o):
+        late.append(o)
+        if late.count > Self.lateReported { continue }
       default: break
       }
+      emit(outcome)
+    }
+    if let first = late.first {
+      let more = late.count > 1 ? " (and \(late.count - 1) more named)" : ""
+      log("opsview: cancel \(first) arrived too late: it had finished\(more)")
+    }
+    if let r = refused {
+      let more = r.count > 1 ? " (and \(r.count - 1) more named, refused alike)" : ""
+      emit(.refused(operation: r.first, reason: r.why + more))
+      log("opsview: \(command.name) \(r.first) refused: \(r.why)\(more)")
     }
     return nil
   }

@@ -1,6 +1,7 @@
 import Foundation
 import OpsEngine
 import OpsEvents
+import OpsInput
 
 /// The probe's line protocol, shared by the program and the viewer. Program → viewer: a header line
 /// (`{"format":"opsview-probe","version":2,...}`), then events as `trace --format jsonl` prints them,
@@ -109,7 +110,7 @@ public enum ProbeWire {
       return .failure(CommandRefusal(target: "?", reason: "no \"command\" string"))
     }
     let target: String
-    switch validName(o["target"], what: "target") {
+    switch validName(o["target"], what: "the target") {
     case .success(let t): target = t
     case .failure(let why): return .failure(CommandRefusal(target: "?", reason: why.text))
     }
@@ -129,7 +130,7 @@ public enum ProbeWire {
       }
       var names: [String] = []
       for item in list {
-        switch validName(item, what: "an operation") {
+        switch validName(item, what: "an operation name") {
         case .success(let n): names.append(n)
         case .failure(let why): return refuse(why.text)
         }
@@ -164,7 +165,8 @@ public enum ProbeWire {
     if case .success(let r) = request(line) { r.command } else { nil }
   }
 
-  /// A name a viewer sent: a string of 1...maxTarget scalars without control characters.
+  /// A name a viewer sent: a string of 1...maxTarget scalars that the name policy accepts (what
+  /// every viewer's reader accepts: a refusal or a command event echoes it to all of them).
   struct Why: Error {
     let text: String
   }
@@ -177,6 +179,9 @@ public enum ProbeWire {
     }
     if s.unicodeScalars.contains(where: { ControlCharacters.isControl($0.value) }) {
       return .failure(Why(text: "\(what) carries a control character"))
+    }
+    if let problem = TextPolicy.nameProblem(s) {
+      return .failure(Why(text: problem.description(what: what)))
     }
     return .success(s)
   }

@@ -1,6 +1,7 @@
 import Foundation
 import OpsEngine
 import OpsEvents
+import OpsInput
 import OpsTestSupport
 import Testing
 
@@ -33,6 +34,16 @@ extension ProbeTests {
       refused(#"{"command":"suspend","target":"\#(String(repeating: "x", count: 300))"}"#) != nil)
     #expect(refused(#"{"command":"explode","target":"downloads"}"#) != nil)
     #expect(refused(#"{"command":"cancelAll","target":"q","operations":["ok","\u001b"]}"#) != nil)
+    // What every viewer's reader refuses in a name: echoed back in a refusal, it would stop them.
+    for target in [#"downloads\u200b"#, #"a\u202eb"#, " downloads", #"a\u2028b"#] {
+      let why = refused(#"{"command":"suspend","target":"\#(target)"}"#)
+      #expect(why != nil, "\(target)")
+      #expect(
+        why?.unicodeScalars.allSatisfy { TextPolicy.nameProblem(String($0)) == nil || $0 == " " }
+          == true)
+      let named = refused(#"{"command":"cancelAll","target":"q","operations":["\#(target)"]}"#)
+      #expect(named != nil, "\(target)")
+    }
     // The reasons themselves carry no control character.
     let why = refused(#"{"command":"explode\u001b[2J","target":"downloads"}"#) ?? ""
     #expect(!why.unicodeScalars.contains { ControlCharacters.isControl($0.value) }, "\(why)")
@@ -233,6 +244,33 @@ extension ProbeTests {
     // Before: 10,000 lines. Now: the burst, 20 a second after it, a refusal report a second.
     #expect(Double(lines) <= 40 + 21 * seconds + seconds + 2, "\(lines) lines in \(seconds)s")
     #expect(queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount)
+  }
+
+  /// A confirmed cancelAll naming many unknown operations is one refusal, in the log and in the
+  /// stream, not one per name.
+  @Test func oneCommandsRefusalsAreOneLineAndOneEvent() throws {
+    let log = Lines()
+    let probe = try Probe.startOrThrow(
+      program: "probe-named-flood", control: true, sampleInterval: 3600, log: { log.add($0) })
+    defer { probe.stop() }
+    let queue = ObservedOperationQueue(name: "target")
+    defer { withExtendedLifetime(queue) {} }
+    let v = try RawViewer(unix: probe.path)
+    #expect(v.line() != nil)
+    let names = (0..<1_000).map { "\"ghost\($0)\"" }.joined(separator: ",")
+    v.send(#"{"command":"cancelAll","target":"target","operations":["# + names + "]}\n")
+    #expect(eventually { log.contains("refused alike") })
+    #expect(log.lines.withLock { $0.filter { $0.contains("refused") }.count } == 1)
+    #expect(
+      log.contains(
+        "ghost0 refused: the program has no observed operation of that name (and 999 more named, refused alike)"
+      ))
+    var refusals = 0
+    let deadline = Date().addingTimeInterval(2)
+    while Date() < deadline, let line = v.line(timeout: 0.2) {
+      if line.contains("\"refused\"") { refusals += 1 }
+    }
+    #expect(refusals == 1)
   }
 
   @Test func reconnectingBuysNoMoreCommands() throws {
