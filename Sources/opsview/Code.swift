@@ -26,6 +26,6 @@ struct Code: ParsableCommand {
   func run() throws {
     let s = try source.resolve()
     // Names and texts passed the loader's policy; the program's text passes the writers' one too.
-    print(TextPolicy.escaped(SwiftProgram(s, scale: scale).source), terminator: "")
+    StandardOutput.write(Array(TextPolicy.escaped(SwiftProgram(s, scale: scale).source).utf8))
   }
 }

@@ -15,7 +15,9 @@ struct New: ParsableCommand {
 
   func run() throws {
     let path = name.hasSuffix(".yaml") || name.hasSuffix(".yml") ? name : name + ".yaml"
-    let id = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    // The file's name without its extension (by hand: for Foundation ".yaml" has none).
+    let file = (path as NSString).lastPathComponent
+    let id = String(file.dropLast(file.hasSuffix(".yml") ? 4 : 5))
     // The name becomes the scenario's id, its title and the file's comments: the loader's rules
     // for a name apply, so the starter always checks (and nothing in it acts on a terminal).
     if let problem = TextPolicy.nameProblem(id) {

@@ -33,14 +33,33 @@ final class OutputFile {
   init(
     _ path: String?, replacing: Bool = true, force: String = "--force", inputs: [String] = []
   ) throws(Failure) {
-    guard let path, path != "-" else {
+    guard let given = path, given != "-" else {
       self.path = nil
       return
     }
-    self.path = path
     func failure(_ why: String) -> Failure {
-      Failure(description: "cannot write '\(path)': \(why)")
+      Failure(description: "cannot write '\(given)': \(why)")
     }
+    // A symbolic link is written through, never replaced: its target is the file (replacing the
+    // link would break it, `/dev/stdout` included).
+    var path = given
+    var linkInfo = stat()
+    if lstat(given, &linkInfo) == 0, linkInfo.st_mode & S_IFMT == S_IFLNK {
+      if let resolved = realpath(given, nil) {
+        path = String(cString: resolved)
+        free(resolved)
+      } else if errno == ENOENT, stat(given, &linkInfo) != 0 {
+        throw failure("it is a symbolic link to a file that does not exist")
+      } else {
+        // A link with no path behind it (a pipe or a deleted file behind /proc/self/fd/N):
+        // written in place.
+        descriptor = open(given, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        self.path = given
+        return
+      }
+    }
+    self.path = path
     var info = stat()
     if stat(path, &info) == 0 {
       let kind = info.st_mode & S_IFMT

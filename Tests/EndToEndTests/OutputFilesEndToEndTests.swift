@@ -30,6 +30,22 @@ import Testing
     #expect(r.output.contains("status 0\nstill a fifo\ndigraph"), "\(r.output)")
   }
 
+  /// A symbolic link is written through, never replaced: to a file (the file gets the export, the
+  /// link stays), to standard output through /proc (it reaches the redirection), to nothing (refused).
+  @Test func aSymbolicLinkIsWrittenThroughNotReplaced() throws {
+    let dir = try Self.directory("symlink-out")
+    let r = try bash(
+      #"cd "\#(dir)" && echo keep > target.svg && ln -s target.svg link.svg && "$OPSVIEW" export tour --format svg -o link.svg; echo "status $?"; test -L link.svg && echo "still a link"; head -c 5 target.svg; echo; ln -s /proc/self/fd/1 out && "$OPSVIEW" export tour --format mermaid -o out > captured; echo "status $?"; test -L out && echo "still a link"; head -c 9 captured; echo; ln -s missing dangling.svg; "$OPSVIEW" export tour --format svg -o dangling.svg; echo "status $?"; test -e missing || echo "nothing created""#
+    )
+    #expect(
+      r.output.contains("status 0\nstill a link\n<?xml\nstatus 0\nstill a link\nflowchart\n"),
+      "\(r.output)")
+    #expect(
+      r.output.contains(
+        "it is a symbolic link to a file that does not exist\nstatus 1\nnothing created"),
+      "\(r.output)")
+  }
+
   @Test func aTemporaryNamePlantedBeforehandIsNeverFollowed() throws {
     let dir = try Self.directory("planted")
     let victim = dir + "/victim"
@@ -93,10 +109,17 @@ import Testing
 
   /// Names that YAML reads otherwise (quotes, `: #`) wrote a starter `check` refused; names with
   /// control characters were printed raw.
-  @Test(arguments: [#"a"b"#, "x: #y", "it's", "#hash", "tab\tname"])
+  @Test(arguments: [#"a"b"#, "x: #y", "it's", "#hash", "tab\tname", "", ".yaml"])
   func newWritesAStarterThatChecksOrRefusesTheName(_ name: String) throws {
     let dir = try Self.directory("new")
     let r = try opsview(["new", name], cwd: dir)
+    if name.isEmpty || name == ".yaml" {
+      // Before: `.yaml`, a hidden file whose comments said `opsview play .yaml.yaml`.
+      #expect(r.status == 2)
+      #expect(r.err.contains("a scenario name cannot be blank; nothing written"), "\(r.err)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+      return
+    }
     if name.contains("\t") {
       #expect(r.status == 2)
       #expect(r.err.contains(#"control character U+0009 in a scenario name"#), "\(r.err)")

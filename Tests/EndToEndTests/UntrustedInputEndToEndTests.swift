@@ -134,7 +134,8 @@ enum SampleEvents {
   @Test(arguments: [
     ["trace", "tour"], ["trace", "tour", "--format", "jsonl"],
     ["export", "tour", "--format", "dot"],
-    ["export", "stress", "--format", "svg"], ["check", "tour"], ["list"],
+    ["export", "stress", "--format", "svg"], ["check", "tour"], ["list"], ["code", "tour"],
+    ["code", "stress"],
   ])
   func aFullDiskIsAMessageAndExitOne(_ arguments: [String]) throws {
     let r = try bash(
