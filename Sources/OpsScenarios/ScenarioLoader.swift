@@ -49,6 +49,11 @@ public enum ScenarioLoader {
   }
 
   public static func parse(_ text: String, file: String, defaultID: String) throws -> Scenario {
+    // A byte order mark (editors on Windows write one) says the encoding, nothing else: YAML
+    // allows it before the document.
+    if text.hasPrefix("\u{FEFF}") {
+      return try parse(String(text.dropFirst()), file: file, defaultID: defaultID)
+    }
     let size = text.utf8.count
     if size > maxFileSize {
       throw ScenarioError(problems: [ScenarioProblem(file: file, message: tooLarge(size))])

@@ -38,7 +38,7 @@ struct Check: ParsableCommand {
         }
         let claimCount = s.moments.reduce(0) { $0 + $1.claims.count }
         printSafe(
-          "\(path == "-" ? ScenarioLoader.standardInputName : path): ok (\(s.queues.count) queues, \(s.operations.count) operations, \(s.actions.count) actions, \(s.moments.count) moments, \(claimCount) claims hold)"
+          "\(path == "-" ? ScenarioLoader.standardInputName : path): ok (\(counted(s.queues.count, "queue")), \(counted(s.operations.count, "operation")), \(counted(s.actions.count, "action")), \(counted(s.moments.count, "moment")), \(counted(claimCount, "claim")) \(claimCount == 1 ? "holds" : "hold"))"
         )
       } catch let error as ScenarioError {
         progress.finish()
@@ -58,3 +58,6 @@ struct Check: ParsableCommand {
     print(TextPolicy.escaped(line, keepNewlines: false))
   }
 }
+
+/// "1 queue", "3 queues".
+private func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -78,7 +78,7 @@ import Testing
           + "'c' is added only when its group 'g' starts"))
     #expect(
       r.out.contains(
-        "group-deadlock.yaml: ok (1 queues, 2 operations, 0 actions, 0 moments, 0 claims hold)"))
+        "group-deadlock.yaml: ok (1 queue, 2 operations, 0 actions, 0 moments, 0 claims hold)"))
   }
 
   @Test func aSymbolicLinkLoopIsCalledWhatItIs() throws {

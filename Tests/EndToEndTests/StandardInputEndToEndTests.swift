@@ -21,7 +21,7 @@ import Testing
       #""$OPSVIEW" check - < "\#(good)"; echo "status $?"; "$OPSVIEW" check - < "\#(bad)"; echo "status $?""#
     )
     #expect(
-      r.output.contains("standard input: ok (1 queues, 2 operations, 0 actions"), "\(r.output)")
+      r.output.contains("standard input: ok (1 queue, 2 operations, 0 actions"), "\(r.output)")
     #expect(
       r.output.contains("status 0\nstandard input:3:5: error: unknown key 'bogus'"), "\(r.output)")
     #expect(r.output.hasSuffix("status 1\n"), "\(r.output)")

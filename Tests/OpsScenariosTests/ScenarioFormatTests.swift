@@ -68,6 +68,22 @@ import Testing
       - {at: 5, suspend: group.children}
     """
 
+  /// A byte order mark before the document (as some editors save) is read past, and a problem's
+  /// line and column are still the file's.
+  @Test func aByteOrderMarkIsReadPast() throws {
+    let s = try parseScenario("\u{FEFF}" + Self.everyKey, file: "every.yaml")
+    let plain = try parseScenario(Self.everyKey, file: "every.yaml")
+    #expect(s.id == plain.id && s.queues == plain.queues && s.notes == plain.notes)
+    #expect(s.operations.map(\.spec) == plain.operations.map(\.spec))
+    let bad = "\u{FEFF}queues:\n  - {name: q}\noperations:\n  - {name: a, queue: x}\n"
+    #expect(throws: ScenarioError.self) { try parseScenario(bad) }
+    do {
+      _ = try parseScenario(bad)
+    } catch let error as ScenarioError {
+      #expect(error.problems.first?.line == 4, "\(error)")
+    }
+  }
+
   @Test func topLevelKeysAndQueues() throws {
     let s = try parseScenario(Self.everyKey, file: "every.yaml")
     #expect(s.id == "everything")
