@@ -253,7 +253,7 @@ public struct EventStreamValidator: Sendable {
       StreamProblem(
         .text,
         $0.description(what: what)
-          + (text.utf8.count > 80 ? "" : " ('\(TextPolicy.escaped(text, keepNewlines: false))')"))
+          + (text.utf8.count > 80 ? "" : " ('\(TextPolicy.quotedName(text))')"))
     }
   }
 

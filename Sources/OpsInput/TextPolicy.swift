@@ -221,6 +221,22 @@ public enum TextPolicy {
     return out
   }
 
+  /// A name quoted in a message about it: `escaped`, and its invisible characters written as
+  /// escapes too (a message about "invisible character U+200B" must show where it is).
+  public static func quotedName(_ text: String) -> String {
+    var out = ""
+    var previous: Unicode.Scalar?
+    for scalar in escaped(text, keepNewlines: false).unicodeScalars {
+      if isInvisible(scalar, after: previous) {
+        out += "\\u" + String(scalar.codePoint.dropFirst(2))
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+      previous = scalar
+    }
+    return out
+  }
+
   /// `scalar`, or its visible escape when `escaped` escapes it.
   private static func appendEscaped(_ scalar: Unicode.Scalar, to out: inout String) {
     if scalar.isControlCharacter {

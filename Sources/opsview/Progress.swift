@@ -63,6 +63,15 @@ final class Progress: Sendable {
     }
   }
 
+  /// Prints `message` on a line of its own: the progress line, if shown, is cleared first and
+  /// comes back at its next tick.
+  func say(_ message: String) {
+    state.withLock { s in
+      if !s.stopped && s.shown { Self.write("\r\u{1B}[K") }
+      printError(message)
+    }
+  }
+
   deinit { finish() }
 
   private func run() {

@@ -22,9 +22,9 @@ struct RecordingInput {
         // that keeps silent is named, not waited for without a word.
         if prefix.isEmpty {
           InputFile.awaitInput(STDIN_FILENO) {
-            printError(
+            progress.say(
               "opsview: waiting for the recording on standard input"
-                + (isatty(STDIN_FILENO) == 1 ? " (type Ctrl-D to end it)" : ""))
+                + (isatty(STDIN_FILENO) == 1 ? " (type Ctrl-D to end it)" : " (Ctrl-C stops)"))
           }
         }
         progress.now("reading the recording from standard input")

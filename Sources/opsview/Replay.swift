@@ -103,9 +103,9 @@ struct Replay: ParsableCommand {
   private func openInput(_ progress: Progress) throws -> (Int32, Int?, String) {
     if file == "-" {
       InputFile.awaitInput(STDIN_FILENO) {
-        printError(
+        progress.say(
           "opsview: waiting for the recording on standard input"
-            + (isatty(STDIN_FILENO) == 1 ? " (type Ctrl-D to end it)" : ""))
+            + (isatty(STDIN_FILENO) == 1 ? " (type Ctrl-D to end it)" : " (Ctrl-C stops)"))
       }
       progress.now("reading the recording from standard input")
       // Its own descriptor: standard input becomes the terminal, for keys.
@@ -115,7 +115,7 @@ struct Replay: ParsableCommand {
     let opened: (fd: Int32, size: Int?)
     do {
       opened = try InputFile.open(
-        file, what: "a recording", announce: { printError("opsview: \($0)") })
+        file, what: "a recording", announce: { progress.say("opsview: \($0)") })
     } catch {
       printError("opsview: \(file): cannot read the recording: \(error)")
       throw Exit.scenarioError

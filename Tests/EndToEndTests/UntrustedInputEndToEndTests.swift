@@ -210,7 +210,9 @@ enum SampleEvents {
     ),
     "look-alike": (
       SampleEvents.queues[0].replacingOccurrences(of: "network", with: "network\u{200B}"),
-      "hostile.jsonl:1: invisible character U+200B in a queue name"
+      // The quote shows where it is: escaped, not printed as nothing.
+      "hostile.jsonl:1: invisible character U+200B in a queue name: names that differ only by it "
+        + "look the same ('network\\u200B')"
     ),
     "blank": (
       SampleEvents.queues[0].replacingOccurrences(of: "network", with: " "),
