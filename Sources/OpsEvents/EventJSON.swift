@@ -187,7 +187,9 @@ extension Event {
 
   /// Appends `jsonLine`'s bytes (no newline): writers of many events fill one buffer with them.
   public func appendJSONLine(to out: inout [UInt8]) {
-    out.reserveCapacity(out.count + 192)
+    // Room for a usual line, grown by doubling: reserving exactly `count + 192` each time made
+    // every line of a long buffer (a handout's events) copy the whole buffer.
+    if out.capacity - out.count < 192 { out.reserveCapacity(max(out.count * 2, out.count + 192)) }
     out.appendASCII(#"{"seq":"#)
     DecimalBytes.append(seq, to: &out)
     out.appendASCII(#","time":"#)

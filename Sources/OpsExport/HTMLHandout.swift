@@ -236,7 +236,10 @@ public enum HTMLHandout {
   /// and `&` (only ever inside JSON strings) become `\u003c`, `\u003e`, `\u0026`, and U+2028/U+2029
   /// become escapes too, so the JSON is also valid JavaScript. JSON.parse reads the same strings.
   static func appendInert(_ json: [UInt8], to out: inout [UInt8]) {
-    out.reserveCapacity(out.count + json.count + 64)
+    let needed = out.count + json.count + 64
+    // Doubling, not exactly what this piece needs: called once a piece, exact reservations would
+    // copy the whole page each time.
+    if out.capacity < needed { out.reserveCapacity(max(needed, out.count * 2)) }
     var i = 0
     while i < json.count {
       let b = json[i]

@@ -17,6 +17,8 @@ struct ConditionDecoder {
       let items = diagnostics.sequence(
         node, path, expected: "a list of conditions like [{name: loggedIn}]")
     else { return }
+    // The categories seen so far, for the "listed twice" check without a scan per item.
+    var categories = Set(spec.exclusivity)
     for (i, item) in items.enumerated() {
       let itemPath = Path.index(path, i)
       if case .scalar = item {
@@ -35,7 +37,7 @@ struct ConditionDecoder {
         if let category = diagnostics.name(
           map["mutuallyExclusive"]!, map.path("mutuallyExclusive"), what: "a category name")
         {
-          if spec.exclusivity.contains(category.name) {
+          if !categories.insert(category.name).inserted {
             diagnostics.error(
               category.mark, category.path,
               "mutually exclusive category '\(category.name)' is listed twice at \(path)")

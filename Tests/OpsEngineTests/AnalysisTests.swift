@@ -194,3 +194,29 @@ extension Projection {
     #expect(kinds(analyse(rt).1) == ["starved:low"])
   }
 }
+
+/// An operation with more conditions and categories than the projection scans (it indexes them):
+/// every one is found by its events, as a scan would find it.
+@Suite struct ManyConditionsTests {
+  @Test func eachConditionAndLockOfAManyConditionedOperationIsFollowed() throws {
+    let conditions = (0..<40).map { ConditionSpec(name: "c\($0)", evaluate: 0.5) }
+    let categories = (0..<40).map { "k\($0)" }
+    let big = OperationSpec(
+      name: "big", conditions: conditions, exclusivity: categories, work: WorkScript(duration: 1))
+    let failing = OperationSpec(
+      name: "failing",
+      conditions: (0..<39).map { ConditionSpec(name: "f\($0)", evaluate: 1) }
+        + [ConditionSpec(name: "last", check: .scripted(result: .failed, error: "no"))],
+      work: WorkScript(duration: 1))
+    let rt = try makeRuntime(operations: [(big, "q"), (failing, "q")])
+    rt.run(until: 10)
+    let (p, _) = analyse(rt)
+    let info = try #require(p.operation(named: "big"))
+    #expect(info.conditions.count == 80)
+    #expect(info.conditions.filter { !$0.isLock }.allSatisfy { $0.status == .satisfied })
+    #expect(info.conditions.filter(\.isLock).allSatisfy { $0.status == .released })
+    let f = try #require(p.operation(named: "failing"))
+    #expect(f.conditions.last?.status == .failed)
+    #expect(f.conditions.dropLast().allSatisfy { $0.status == .abandoned })
+  }
+}

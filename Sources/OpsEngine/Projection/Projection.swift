@@ -65,6 +65,11 @@ public struct Projection: Sendable, Equatable {
   var brokenCycleIndices: Set<Int> { brokenCycles }
   /// The producer of the operation about to be added (didProduce comes right before operationAdded).
   private var producer: (producer: String, produced: String)?
+  /// For an operation with many conditions (rows keyed by row): where each condition (by label)
+  /// and each exclusivity category is in its list, so an event about one is not a scan of all.
+  private var manyConditions: [Int: [ConditionKey: Int]] = [:]
+  /// Above this many conditions, an operation's are indexed (see `manyConditions`).
+  private static let conditionsScanned = 32
 
   /// Whether each operation's history of visits and observer calls is kept. The live runtime's
   /// lints fold without it: no standard lint reads either, and for every operation waiting in a
@@ -389,10 +394,17 @@ public struct Projection: Sendable, Equatable {
     _ o: String, _ label: String, _ change: (inout ConditionInfo) -> Void
   ) {
     guard let i = row(of: o) else { return }
-    let found = operations.read(i) {
-      $0.pointee.conditions.firstIndex { !$0.isLock && $0.name == label }
-    }
-    guard let c = found else { return }
+    let found =
+      manyConditions.isEmpty
+      ? nil : manyConditions[i].map { $0[.condition(label)] ?? -1 }
+    guard
+      let c = found
+        ?? operations.read(
+          i,
+          {
+            $0.pointee.conditions.firstIndex { !$0.isLock && $0.name == label }
+          }), c >= 0
+    else { return }
     change(&operations[i].conditions[c])
   }
 
@@ -400,9 +412,33 @@ public struct Projection: Sendable, Equatable {
     _ o: String, _ category: String, _ change: (inout ConditionInfo) -> Void
   ) {
     guard let i = row(of: o) else { return }
-    let found = operations.read(i) { $0.pointee.conditions.firstIndex { $0.category == category } }
-    guard let c = found else { return }
+    let found =
+      manyConditions.isEmpty
+      ? nil : manyConditions[i].map { $0[.lock(category)] ?? -1 }
+    guard
+      let c = found
+        ?? operations.read(i, { $0.pointee.conditions.firstIndex { $0.category == category } }),
+      c >= 0
+    else { return }
     change(&operations[i].conditions[c])
+  }
+
+  /// How `manyConditions` names a condition or a category.
+  enum ConditionKey: Hashable {
+    case condition(String)
+    case lock(String)
+  }
+
+  /// Indexes the conditions of a new operation that has many (see `manyConditions`).
+  private mutating func indexConditions(_ conditions: [ConditionInfo], ofRow i: Int) {
+    guard conditions.count > Self.conditionsScanned else { return }
+    var index: [ConditionKey: Int] = [:]
+    for (c, info) in conditions.enumerated() {
+      let key = info.category.map(ConditionKey.lock) ?? .condition(info.name)
+      // The first of a name, as a scan would find it.
+      if index[key] == nil { index[key] = c }
+    }
+    manyConditions[i] = index
   }
 
   private mutating func addOperation(
@@ -440,6 +476,7 @@ public struct Projection: Sendable, Equatable {
         name: o, index: i, queue: q, priority: priority, qos: qos, kind: kind, work: work,
         enteredState: time, dependencies: deps, conditions: conditions, history: history))
     operations[i].queueIndex = qi
+    indexConditions(conditions, ofRow: i)
     operations.read(i) { traits.count(at: $0, by: 1) }
     // Both are empty in most runs: no hashing of the name for them then.
     if !dependentsOfUnknown.isEmpty, let dependents = dependentsOfUnknown.removeValue(forKey: o) {
