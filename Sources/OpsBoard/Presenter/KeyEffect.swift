@@ -15,7 +15,7 @@ struct KeyEffect: Sendable, Equatable {
 
   /// What a key showed before it acted: the rest of an engine step that a moment held back. An
   /// engine step is one instant's chain of consequences (a finish readies a dependent and its
-  /// queue starts it), which a command cannot get between, in the engine as in Foundation. Nil
+  /// queue starts it), which the engine runs whole: a command comes before or after it. Nil
   /// when the key showed nothing first.
   static func heldBack(_ shown: ArraySlice<LogEntry>) -> String? {
     let visible = shown.filter { !$0.isBookkeeping }
