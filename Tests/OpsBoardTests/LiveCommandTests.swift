@@ -29,7 +29,7 @@ import Testing
     var isIdle: Bool { false }
     func advance(by seconds: Double) {}
     func step() -> Bool { true }
-    var commandRefusal: String? { nil }
+    var commandRefusal: String?
     func perform(_ command: Command) -> CommandOutcome {
       sent.append(command)
       return .applied
@@ -121,5 +121,66 @@ import Testing
     #expect(source.named.count == 1)
     #expect(source.named.first?.queue == "uploads")
     #expect(source.named.first?.operations == ["v1", "v2"])
+  }
+
+  /// The presenter's last-key line waits for the program's answer as the status line does.
+  @Test func thePresentersLastKeyLineWaitsForTheAnswer() {
+    let (s, source) = board()
+    source.add(queue: "uploads", ["a"])
+    s.advance(by: 0.1)
+    s.present()
+    s.select(operation: "a")
+    press(s, .character("c"))
+    // Before: "c — a cancelled" at once.
+    #expect(s.lastKeyEffect?.contains("waiting for its answer") == true, "\(s.lastKeyEffect ?? "")")
+    source.push(.command(command: "cancel", target: "a", value: nil, source: .key))
+    source.push(.cancelTooLate(operation: "a"))
+    s.advance(by: 0.1)
+    #expect(s.lastKeyEffect?.contains("too late") == true, "\(s.lastKeyEffect ?? "")")
+  }
+
+  /// `.` with nothing new from the program shows nothing and says so; before, it waited for the
+  /// program's next event with every key ignored.
+  @Test func aStepWithNothingNewReturnsAtOnce() {
+    let (s, source) = board()
+    source.add(queue: "uploads", ["a"])
+    s.advance(by: 0.1)
+    let shown = s.log.count
+    press(s, .character("."))
+    #expect(s.log.count == shown)
+    #expect(s.status?.text.hasPrefix("nothing new from the program yet") == true)
+  }
+
+  /// The keys of a scenario's own (restart, speed, replaying the future, the quiz) are refused
+  /// with why; a cancel says nothing of what the program's operation does next.
+  @Test func aScenariosOwnKeysAreRefusedForARunningProgram() {
+    let (s, source) = board()
+    source.add(queue: "uploads", ["a"])
+    s.advance(by: 0.1)
+    for key: Character in ["r", ">", "Q"] {
+      press(s, .character(key))
+      #expect(s.status?.kind == .rejected, "\(key): \(s.status?.text ?? "")")
+      #expect(!s.isConfirming)
+    }
+    #expect(!s.quizEnabled)
+    s.select(operation: "a")
+    press(s, .character("c"))
+    source.push(.cancelled(operation: "a", errors: [], cause: .command))
+    s.advance(by: 0.1)
+    #expect(
+      s.status?.text == "cancelled a: its isCancelled is set; what it does next is the program's")
+  }
+
+  /// A read-only program refuses C at once; before, the board asked y/n first.
+  @Test func aReadOnlyProgramRefusesCancelAllBeforeAsking() {
+    let (s, source) = board()
+    source.commandRefusal =
+      "read-only: the program did not enable control when it started its probe"
+    source.add(queue: "uploads", ["a"])
+    s.advance(by: 0.1)
+    s.select(queue: "uploads")
+    press(s, .character("C"))
+    #expect(!s.isConfirming)
+    #expect(s.status?.text.hasPrefix("read-only") == true, "\(s.status?.text ?? "")")
   }
 }

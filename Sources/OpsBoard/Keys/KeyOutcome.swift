@@ -32,9 +32,11 @@ enum KeyDecisions {
     .suspendResume, .raiseLimit, .lowerLimit, .unlimited, .cancelOperation, .cancelAll,
   ]
 
-  static func outcome(of action: BoardAction, in model: BoardModel, selection: SharedState)
-    -> KeyOutcome
-  {
+  /// `live`: the board watches a running program, whose next steps are its own (the words say
+  /// only what a command does, not what the engine would do next).
+  static func outcome(
+    of action: BoardAction, in model: BoardModel, selection: SharedState, live: Bool = false
+  ) -> KeyOutcome {
     if let type = ViewRegistry.all.first(where: { $0.opener?.action == action }) {
       return .toggle(type.id)
     }
@@ -49,7 +51,7 @@ enum KeyDecisions {
     case .raiseLimit: return changeLimit(queue, up: true)
     case .lowerLimit: return changeLimit(queue, up: false)
     case .unlimited: return removeLimit(queue)
-    case .cancelOperation: return cancel(in: model, selection)
+    case .cancelOperation: return cancel(in: model, selection, live: live)
     case .cancelAll:
       guard let q = queue else { return .say(StatusMessage("no queue selected", .rejected)) }
       return .ask(
@@ -140,7 +142,8 @@ enum KeyDecisions {
     }
     let note =
       up
-      ? "waiting operations may start at once"
+      ? (q.suspended
+        ? "nothing starts while it is suspended" : "waiting operations may start at once")
       : value == 0 ? "nothing new starts" : "running operations are not stopped"
     return .send(
       .setMaxConcurrent(queue: q.name, value: value),
@@ -153,20 +156,24 @@ enum KeyDecisions {
     guard q.maxConcurrent != nil else {
       return .say(StatusMessage("\(q.name) has no limit (\(limitText(nil))) already", .rejected))
     }
+    let note =
+      q.suspended ? "nothing starts while it is suspended" : "waiting operations may start at once"
     return .send(
       .setMaxConcurrent(queue: q.name, value: nil),
-      applied:
-        "\(q.name) maxConcurrent \(q.limitText) → \(limitText(nil)): waiting operations may start at once"
-    )
+      applied: "\(q.name) maxConcurrent \(q.limitText) → \(limitText(nil)): \(note)")
   }
 
-  private static func cancel(in model: BoardModel, _ selection: SharedState) -> KeyOutcome {
+  private static func cancel(in model: BoardModel, _ selection: SharedState, live: Bool)
+    -> KeyOutcome
+  {
     if let why = refusal(in: model, selection, "cancel") { return .say(why) }
     guard let op = selection.selectedRow(in: model) else {
       return .say(StatusMessage("no operation selected", .rejected))
     }
+    // A program's operation may override start(): what it does with the flag is its own.
     let what: String =
       switch op.state {
+      case _ where live: "its isCancelled is set; what it does next is the program's"
       case .executing: "its work decides when it stops (isCancelled is set)"
       case .pending, .evaluatingConditions, .ready:
         // Foundation (SEMANTICS F7): a suspended queue starts nothing, cancelled ones included.

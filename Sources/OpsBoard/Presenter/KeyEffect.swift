@@ -109,7 +109,10 @@ extension BoardSession {
     guard input != .resize else { return }
     let key = KeyPattern.key(input).label(ascii: false)
     let shownFirst = ui.heldBack.flatMap { $0.upperBound <= log.count ? log[$0] : nil } ?? []
-    if keyCommands.count > commandsBefore, let sent = keyCommands.last {
+    if keyCommands.count > commandsBefore, ui.awaitingReply != nil, let status = ui.status {
+      // Sent to a running program: its answer (`noteReply`) says what it did; nothing before.
+      ui.lastKey = KeyEffect(key: key, effect: status.text)
+    } else if keyCommands.count > commandsBefore, let sent = keyCommands.last {
       let outcome: CommandOutcome =
         ui.status?.kind == .rejected ? .rejected(ui.status?.text ?? "") : .applied
       let sentAt = min(max(sent.after, logBefore), log.count)

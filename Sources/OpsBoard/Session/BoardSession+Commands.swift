@@ -82,6 +82,8 @@ extension BoardSession {
     if let answer {
       ui.status = answer
       ui.awaitingReply = nil
+      // The presenter's last-key line waited for this answer too.
+      if let last = ui.lastKey { ui.lastKey = KeyEffect(key: last.key, effect: answer.text) }
     }
   }
 

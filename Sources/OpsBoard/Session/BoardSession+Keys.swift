@@ -137,7 +137,10 @@ extension BoardSession {
     case .cancelAll(let queue, let named):
       send(
         .cancelAll(queue: queue),
-        applied: "cancelAll on \(queue): every unfinished operation in it is cancelled",
+        applied: source.isLive
+          ? "cancel on the \(named.count) operations of \(queue) named: those still unfinished "
+            + "are cancelled"
+          : "cancelAll on \(queue): every unfinished operation in it is cancelled",
         perform: { self.source.cancel(named: named, in: queue) })
     case .ask(let confirmation): ui.confirmation = confirmation
     case .restart:
@@ -154,6 +157,18 @@ extension BoardSession {
     case .open(let view): open(view)
     case .say(let message): ui.status = message
     case .quit, .session: break
+    }
+  }
+
+  /// Why a key of a scenario's own does nothing for a running program, or nil when it acts.
+  static func notForALiveProgram(_ action: BoardAction) -> String? {
+    switch action {
+    case .restart: "r starts a scenario again: a running program goes on by itself (q quits)"
+    case .slower, .faster: "a running program keeps its own pace: the speed is not the board's"
+    case .resumePoint:
+      "a running program cannot be played again from the past: Space goes back to the present"
+    case .toggleQuiz: "the quiz looks ahead in a scenario: a running program's future is its own"
+    default: nil
     }
   }
 
@@ -218,7 +233,16 @@ extension BoardSession {
     if KeyDecisions.engineActions.contains(action), action != .cancelAll { showHeldBack() }
     if log.count > shownBefore { ui.heldBack = shownBefore..<log.count }
     if action == .openDetail || action == .cancelOperation { ui.shared.clampSelection(model) }
-    switch KeyDecisions.outcome(of: action, in: model, selection: ui.shared) {
+    // A source that takes no commands says so before any question (C asked y/n, then refused).
+    if KeyDecisions.engineActions.contains(action), past == nil, let why = source.commandRefusal {
+      ui.status = StatusMessage(why, .rejected)
+      return true
+    }
+    if source.isLive, let why = Self.notForALiveProgram(action) {
+      ui.status = StatusMessage(why, .rejected)
+      return true
+    }
+    switch KeyDecisions.outcome(of: action, in: model, selection: ui.shared, live: source.isLive) {
     case .quit: return false
     case .session: break
     case let outcome:
@@ -339,6 +363,9 @@ extension BoardSession {
     setPaused(true)
     if revealOne() != nil, let entry = log.last {
       ui.status = StatusMessage((wasPaused ? "step: " : "paused; step: ") + entry.line)
+    } else if source.isLive {
+      ui.status = StatusMessage(
+        "nothing new from the program yet: . shows its next event", .rejected)
     } else {
       ui.status = StatusMessage(
         "nothing left to step: the engine has nothing more scheduled", .rejected)

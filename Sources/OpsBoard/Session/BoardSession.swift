@@ -314,6 +314,9 @@ public final class BoardSession: InteractiveBoard {
       incomingHead = 0
       guard source.step() else { return nil }
       if followNewStory() { return nil }
+      // A live program had nothing new: there is nothing to show yet, and waiting here for its
+      // next event would freeze the board (keys included) while it is idle or gone.
+      if source.isLive && incomingHead == incoming.count { return nil }
     }
     let event = incoming[incomingHead]
     incomingHead += 1
