@@ -37,6 +37,7 @@ final class ProbeSource: EventSource {
   }
 
   var isLive: Bool { true }
+  var missedEvents: Bool { caughtUpAt > 0 || dropped > 0 }
 
   func takeNewStory() -> Bool {
     defer { newStory = false }

@@ -30,6 +30,7 @@ import Testing
     func advance(by seconds: Double) {}
     func step() -> Bool { true }
     var commandRefusal: String?
+    var missedEvents = false
     func perform(_ command: Command) -> CommandOutcome {
       sent.append(command)
       return .applied
@@ -182,5 +183,27 @@ import Testing
     press(s, .character("C"))
     #expect(!s.isConfirming)
     #expect(s.status?.text.hasPrefix("read-only") == true, "\(s.status?.text ?? "")")
+  }
+
+  /// A viewer that caught up after missing events does not call an unseen dependency "not added
+  /// yet", and says its history's times are when it learnt of each step.
+  @Test func aViewerThatMissedEventsSaysSoInTheDetail() {
+    let (s, source) = board()
+    source.missedEvents = true
+    source.push(.queueAdded(queue: "q", maxConcurrent: 1, suspended: false, qos: .default))
+    source.push(
+      .operationAdded(
+        operation: "decode", queue: "q", priority: .normal, qos: .default, kind: .plain,
+        dependencies: ["download"], conditions: [], exclusivity: [], work: nil))
+    source.push(.state(operation: "decode", from: .initialized, to: .pending, cause: .sampled))
+    s.advance(by: 0.1)
+    s.select(operation: "decode")
+    press(s, .enter)
+    let text = screenText(s, 120, 40)
+    #expect(
+      text.contains("? download  not seen: the events before the catch-up did not arrive"),
+      "\(text)")
+    #expect(text.contains("events were missed: a step is shown when it was learnt of"), "\(text)")
+    #expect(!text.contains("not added to a queue yet"))
   }
 }

@@ -20,7 +20,7 @@ struct ExplanationPane: Pane {
   /// is styled pieces.
   static func lines(
     _ shared: SharedState, in model: BoardModel, width: Int,
-    maxRows: Int = BoardLayout.maximumExplanationRows
+    maxRows: Int = BoardLayout.maximumExplanationRows, missedEvents: Bool = false
   ) -> [Pieces] {
     let lead = "why "
     if let op = shared.selectedRow(in: model) {
@@ -28,7 +28,8 @@ struct ExplanationPane: Pane {
       let indent = min(lead.count + head.count, width / 3)
       // Every line is as wide as the first: the rest hang under the text, not under "why".
       var lines = TextWrap.wrap(
-        Self.explanation(of: op, in: model), width: max(10, width - 2 - indent))
+        Self.explanation(of: op, in: model, missedEvents: missedEvents),
+        width: max(10, width - 2 - indent))
       let cap = max(1, maxRows)
       if lines.count > cap {
         lines = Array(lines.prefix(cap))
@@ -49,8 +50,17 @@ struct ExplanationPane: Pane {
   }
 
   /// The projection's explanation, or what the operation is doing when nothing holds it.
-  static func explanation(of op: OperationInfo, in model: BoardModel) -> String {
-    if let why = model.whyWaiting(op.name) { return why }
+  /// `missedEvents`: some of the story never arrived, so a dependency the projection never heard
+  /// of may have been added (and finished) unseen.
+  static func explanation(of op: OperationInfo, in model: BoardModel, missedEvents: Bool = false)
+    -> String
+  {
+    if let why = model.whyWaiting(op.name) {
+      return missedEvents
+        ? why.replacing(
+          " (not added to a queue yet)", with: " (not seen: its events did not arrive)")
+        : why
+    }
     switch op.state {
     case .executing: return "executing: nothing holds it"
     case .finishing: return "finishing: its observers are being told"

@@ -67,7 +67,9 @@ struct PresenterView: ViewComponent {
   ) -> Rect {
     // The why text and the last key's effect in full, wrapped, never cut: the table and the state
     // machine take the rest (the table at least its title, header and a few rows).
-    let why = ExplanationPane.lines(shared, in: renderer.model, width: r.width, maxRows: .max)
+    let why = ExplanationPane.lines(
+      shared, in: renderer.model, width: r.width, maxRows: .max,
+      missedEvents: renderer.info.missedEvents)
     // ` s ` reversed, a space, then the effect: it wraps under itself.
     let keyLines =
       renderer.lastKey.map { TextWrap.wrap($0.effect, width: r.width - 4 - $0.key.count) } ?? []

@@ -410,7 +410,7 @@ public final class BoardSession: InteractiveBoard {
       title: title, speed: speed, paused: paused, unrevealed: unrevealedCount,
       finished: isOver && past == nil, unfinished: model.unfinishedCount,
       showingPast: past.map { ($0.position, log.count) }, resumeFrom: resumeFrom,
-      sourceLabel: source.label, live: source.isLive,
+      sourceLabel: source.label, live: source.isLive, missedEvents: source.missedEvents,
       quiz: quiz.enabled ? (quiz.right, quiz.asked) : nil)
   }
 

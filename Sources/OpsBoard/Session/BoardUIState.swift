@@ -93,6 +93,8 @@ struct PlaybackInfo {
   var sourceLabel: String? = nil
   /// The source is a running program: pausing stops the view, not the program.
   var live = false
+  /// Some of the story's events never reached the board (see `EventSource.missedEvents`).
+  var missedEvents = false
   /// Quiz mode's score (right of asked), when it is on.
   var quiz: (right: Int, asked: Int)? = nil
 }

@@ -30,6 +30,9 @@ public protocol EventSource: AnyObject {
   func schedule(_ command: Command, at time: Double)
   /// The source is a running program: pausing the board pauses only the view.
   var isLive: Bool { get }
+  /// Events of the story never reached the board (a viewer that attached late, or whose events
+  /// were dropped): what it has not seen it must not call "not added yet".
+  var missedEvents: Bool { get }
   /// Whether a new story began since the last call (a live program restarted): the board then
   /// starts again over the same source, which delivers the new story to its new subscriber.
   func takeNewStory() -> Bool
@@ -41,6 +44,7 @@ public protocol EventSource: AnyObject {
 extension EventSource {
   public var nextEventTime: Double? { nil }
   public var isLive: Bool { false }
+  public var missedEvents: Bool { false }
   public func takeNewStory() -> Bool { false }
   /// The engine applies the command at once, on the state the board shows: the queue's
   /// unfinished operations are the ones named (the board checked before sending).

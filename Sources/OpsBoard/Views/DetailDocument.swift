@@ -12,12 +12,16 @@ struct DetailDocument {
   let fullLog: ArraySlice<LogEntry>
   let workSettings: [String: String]
   let ascii: Bool
+  /// Some events never arrived (a live program's viewer caught up): history times up to then are
+  /// when the viewer learnt of a step, and an unknown dependency may simply be unseen.
+  let missedEvents: Bool
 
   init(_ frame: BoardRenderer) {
     model = frame.model
     fullLog = frame.fullLog
     workSettings = frame.workSettings
     ascii = frame.ascii
+    missedEvents = frame.info.missedEvents
   }
 
   func lines(_ op: OperationInfo, width: Int) -> [Pieces] {
@@ -48,7 +52,7 @@ struct DetailDocument {
     if let g = op.parent {
       lines.append([("child of the group \(g): runs on \(op.queue); \(g) waits for it", .plain)])
     }
-    let why = ExplanationPane.explanation(of: op, in: model)
+    let why = ExplanationPane.explanation(of: op, in: model, missedEvents: missedEvents)
     // At most three lines: a barrier waiting for thousands names only the first of them.
     var whyLines = TextWrap.wrap(why, width: max(10, width - 5))
     if whyLines.count > 3 {
@@ -76,6 +80,11 @@ struct DetailDocument {
     }
     lines.append([])
     lines.append([("History", heading)])
+    if missedEvents {
+      lines.append([
+        ("  events were missed: a step is shown when it was learnt of, not when it happened", .dim)
+      ])
+    }
     for (i, visit) in op.history.enumerated() {
       let next = i + 1 < op.history.count ? op.history[i + 1].time : nil
       let stayed =
@@ -103,6 +112,10 @@ struct DetailDocument {
             ("  \(StateLook.glyph(dep.state, ascii: ascii)) ", StateLook.style(dep.state)),
             (name.rightPadded(16) + "  ", .plain),
             (dep.state.rawValue + (dep.cancelled ? ", cancelled" : ""), StateLook.style(dep.state)),
+          ])
+        } else if missedEvents {
+          lines.append([
+            ("  ? \(name)  not seen: the events before the catch-up did not arrive", .dim)
           ])
         } else {
           lines.append([("  ? \(name)  not added to a queue yet", .dim)])

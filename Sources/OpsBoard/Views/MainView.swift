@@ -187,7 +187,8 @@ struct MainView: ViewComponent {
   mutating func draw(_ r: Rect, _ renderer: inout BoardRenderer, _ shared: inout SharedState) {
     let width = renderer.width
     let mainWidth = BoardLayout.mainWidth(screenWidth: width)
-    let why = ExplanationPane.lines(shared, in: renderer.model, width: mainWidth)
+    let why = ExplanationPane.lines(
+      shared, in: renderer.model, width: mainWidth, missedEvents: renderer.info.missedEvents)
     var l = BoardLayout(
       width: width, height: renderer.height, queueCount: renderer.model.queues.count,
       explanationRows: why.count)
