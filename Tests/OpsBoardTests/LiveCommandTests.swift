@@ -158,7 +158,7 @@ import Testing
     let (s, source) = board()
     source.add(queue: "uploads", ["a"])
     s.advance(by: 0.1)
-    for key: Character in ["r", ">", "Q"] {
+    for key: Character in ["r", ">", "Q", "m"] {
       press(s, .character(key))
       #expect(s.status?.kind == .rejected, "\(key): \(s.status?.text ?? "")")
       #expect(!s.isConfirming)

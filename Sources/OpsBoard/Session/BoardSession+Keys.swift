@@ -168,6 +168,7 @@ extension BoardSession {
     case .resumePoint:
       "a running program cannot be played again from the past: Space goes back to the present"
     case .toggleQuiz: "the quiz looks ahead in a scenario: a running program's future is its own"
+    case .nextMoment: "teaching moments are a scenario's: a running program has none"
     default: nil
     }
   }
