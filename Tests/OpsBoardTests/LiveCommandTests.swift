@@ -205,5 +205,17 @@ import Testing
       "\(text)")
     #expect(text.contains("events were missed: a step is shown when it was learnt of"), "\(text)")
     #expect(!text.contains("not added to a queue yet"))
+    // No line of Swift is made up for a running program's commands.
+    #expect(text.contains("a running program's code is its own"), "\(text)")
+  }
+
+  @Test func theLogMakesUpNoSwiftForAProgramsCommands() {
+    let (s, source) = board()
+    source.add(queue: "uploads", ["a"])
+    source.push(.command(command: "cancel", target: "a", value: nil, source: .key))
+    s.advance(by: 0.1)
+    let text = screenText(s, 120, 40)
+    #expect(text.contains("key: cancel"), "\(text)")
+    #expect(!text.contains(".cancel()"), "\(text)")
   }
 }

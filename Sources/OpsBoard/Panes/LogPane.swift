@@ -26,7 +26,9 @@ struct LogPane: Pane {
     var mx = x + 10
     frame.canvas.put(entry.subject, x: mx, y: y, width: subjectWidth)
     mx += subjectWidth + 2
-    frame.canvas.put(entry.shownMessage, x: mx, y: y, width: x + width - mx, style: style(entry))
+    // A running program's code is its own: no line of Swift is made up for its commands.
+    let text = frame.info.live ? entry.message : entry.shownMessage
+    frame.canvas.put(text, x: mx, y: y, width: x + width - mx, style: style(entry))
   }
 
   static func style(_ entry: LogEntry) -> Style {

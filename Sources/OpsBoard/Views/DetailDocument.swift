@@ -15,6 +15,8 @@ struct DetailDocument {
   /// Some events never arrived (a live program's viewer caught up): history times up to then are
   /// when the viewer learnt of a step, and an unknown dependency may simply be unseen.
   let missedEvents: Bool
+  /// A running program: the Swift of its commands is its own, not shown.
+  let live: Bool
 
   init(_ frame: BoardRenderer) {
     model = frame.model
@@ -22,6 +24,7 @@ struct DetailDocument {
     workSettings = frame.workSettings
     ascii = frame.ascii
     missedEvents = frame.info.missedEvents
+    live = frame.info.live
   }
 
   func lines(_ op: OperationInfo, width: Int) -> [Pieces] {
@@ -209,6 +212,12 @@ struct DetailDocument {
     let heading = Style.title
     let commands = fullLog.filter { entry in
       entry.swiftLine != nil && (entry.subject == op.name || entry.subject == op.queue)
+    }
+    if live {
+      return [
+        [("In Swift", heading)],
+        [("  a running program's code is its own: the board does not know it", .dim)],
+      ]
     }
     var lines: [Pieces] = [[("In Swift (\(commands.count) commands on it or its queue)", heading)]]
     if commands.isEmpty { lines.append([("  none", .dim)]) }
