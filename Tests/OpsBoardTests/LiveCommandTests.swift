@@ -218,4 +218,15 @@ import Testing
     #expect(text.contains("key: cancel"), "\(text)")
     #expect(!text.contains(".cancel()"), "\(text)")
   }
+
+  /// The footer offers no key of a scenario's own on a running program's board.
+  @Test func theFooterOffersNoScenarioKeys() {
+    let (s, source) = board()
+    source.add(queue: "uploads", ["a"])
+    s.advance(by: 0.1)
+    s.present()
+    let footer = screenLines(s, 160, 40).last ?? ""
+    #expect(!footer.contains("next moment") && !footer.contains("restart"), "\(footer)")
+    #expect(footer.contains("cancel"), "\(footer)")
+  }
 }

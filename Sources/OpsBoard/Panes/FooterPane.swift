@@ -64,6 +64,13 @@ struct FooterPane: Pane {
         }
       if frame.info.showingPast != nil { items = replayFooter(frame) + items.filter(\.pinned) }
       if let reveal = quizReveal { items = reveal + items.filter(\.pinned) }
+      if frame.info.live {
+        // A running program: the keys that belong to a scenario are not offered.
+        items.removeAll { item in
+          !item.actions.isEmpty
+            && item.actions.allSatisfy { BoardSession.notForALiveProgram($0) != nil }
+        }
+      }
     }
     let pinned = items.filter(\.pinned)
     let pinnedWidth = pinned.reduce(0) { $0 + $1.text.count + 2 }
