@@ -40,7 +40,7 @@ extension BoardSession {
     switch outcome {
     case .applied where source.isLive:
       ui.status = StatusMessage(
-        "sent to the program: \(command.name) \(command.target)\(command.value.map { " \($0)" } ?? ""); waiting for its answer",
+        "\(Self.sentWords) \(command.name) \(command.target)\(command.value.map { " \($0)" } ?? ""); waiting for its answer",
         .info)
       ui.awaitingReply = (command, applied())
     case .applied: ui.status = StatusMessage(applied(), .applied)
@@ -50,6 +50,9 @@ extension BoardSession {
     refreshMomentClaims()
     return outcome
   }
+
+  /// How the status line starts while a command waits for the program's answer.
+  static let sentWords = "sent to the program:"
 
   /// The program's answer to the command sent last, read from its events: what it did, or why not.
   func noteReply(_ event: Event) {
@@ -82,8 +85,10 @@ extension BoardSession {
     if let answer {
       ui.status = answer
       ui.awaitingReply = nil
-      // The presenter's last-key line waited for this answer too.
-      if let last = ui.lastKey { ui.lastKey = KeyEffect(key: last.key, effect: answer.text) }
+      // The presenter's last-key line waited for this answer too (unless another key came since).
+      if let last = ui.lastKey, last.effect.hasPrefix(Self.sentWords) {
+        ui.lastKey = KeyEffect(key: last.key, effect: answer.text)
+      }
     }
   }
 

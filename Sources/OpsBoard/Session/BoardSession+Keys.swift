@@ -138,8 +138,8 @@ extension BoardSession {
       send(
         .cancelAll(queue: queue),
         applied: source.isLive
-          ? "cancel on the \(named.count) operations of \(queue) named: those still unfinished "
-            + "are cancelled"
+          ? "the \(named.count) operations of \(queue) you confirmed are cancelled, those still "
+            + "unfinished"
           : "cancelAll on \(queue): every unfinished operation in it is cancelled",
         perform: { self.source.cancel(named: named, in: queue) })
     case .ask(let confirmation): ui.confirmation = confirmation
