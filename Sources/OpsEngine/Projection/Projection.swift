@@ -322,6 +322,7 @@ public struct Projection: Sendable, Equatable {
     var counts = traits
     operations.read(i) { counts.count(at: $0, by: -1) }
     traits = counts
+    if !manyConditions.isEmpty { manyConditions[i] = nil }
     // Marked as the stand-in is: neither a hint nor its stale name finds it again.
     operations[i].index = -1
     operations.retire(i, standIn: Self.retiredStandIn)
