@@ -228,5 +228,10 @@ import Testing
     let footer = screenLines(s, 160, 40).last ?? ""
     #expect(!footer.contains("next moment") && !footer.contains("restart"), "\(footer)")
     #expect(footer.contains("cancel"), "\(footer)")
+    // Nor does the help.
+    press(s, .character("?"))
+    let help = screenText(s, 160, 60)
+    #expect(help.contains("cancel"), "\(help)")
+    #expect(!help.contains("next moment") && !help.contains("quiz"), "\(help)")
   }
 }

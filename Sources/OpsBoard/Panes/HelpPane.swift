@@ -21,9 +21,11 @@ struct HelpLayout {
   /// everywhere by group, then the legends. All read from the key map, so help, footer and
   /// handling agree.
   func helpSections(for view: BoardView, width: Int) -> [[HelpLine]] {
+    // A running program's board leaves out the keys that belong to a scenario (refused there).
+    let live = context.info.live
     func section(_ title: String, _ bindings: [KeyBinding]) -> [HelpLine] {
       var lines: [HelpLine] = [.heading(title)]
-      for b in bindings {
+      for b in bindings where !(live && BoardSession.notForALiveProgram(b.action) != nil) {
         var keys = b.keysLabel(ascii: ascii)
         // Opposite keys share a line (`↑↓ kj`, `< >`): the first one's description covers both.
         if HelpOverlay.pairs.values.contains(b.action),
