@@ -50,7 +50,9 @@ public struct BoardModel: Sendable, Equatable {
   public func warnings(about subject: String) -> [WarningInfo] {
     projection.warnings(about: subject)
   }
-  public func whyWaiting(_ operation: String) -> String? { projection.whyWaiting(operation) }
+  public func whyWaiting(_ operation: String, missedEvents: Bool = false) -> String? {
+    projection.whyWaiting(operation, missedEvents: missedEvents)
+  }
 
   // MARK: - The log pane
 

@@ -49,18 +49,12 @@ struct ExplanationPane: Pane {
     return [[]]
   }
 
-  /// The projection's explanation, or what the operation is doing when nothing holds it.
-  /// `missedEvents`: some of the story never arrived, so a dependency the projection never heard
-  /// of may have been added (and finished) unseen.
+  /// The projection's explanation, or what the operation is doing when nothing holds it
+  /// (`missedEvents`: see `Projection.whyWaiting`).
   static func explanation(of op: OperationInfo, in model: BoardModel, missedEvents: Bool = false)
     -> String
   {
-    if let why = model.whyWaiting(op.name) {
-      return missedEvents
-        ? why.replacing(
-          " (not added to a queue yet)", with: " (not seen: its events did not arrive)")
-        : why
-    }
+    if let why = model.whyWaiting(op.name, missedEvents: missedEvents) { return why }
     switch op.state {
     case .executing: return "executing: nothing holds it"
     case .finishing: return "finishing: its observers are being told"

@@ -3,11 +3,15 @@ import OpsEvents
 extension Projection {
   /// Why an operation is not executing, in one line computed from the projection. Nil for an
   /// operation that is executing or finished (nothing to explain) or unknown.
-  public func whyWaiting(_ name: String) -> String? { whyWaiting(name, lines: [:]) }
+  /// `missedEvents`: some of the story never arrived (a live program's viewer caught up), so a
+  /// dependency never heard of may have been added unseen, and is said to be unseen.
+  public func whyWaiting(_ name: String, missedEvents: Bool = false) -> String? {
+    whyWaiting(name, lines: [:], missedEvents: missedEvents)
+  }
 
   /// `whyWaiting` with the first in line of some queues already known (`readyLine`), so explaining
   /// many operations of one queue at one instant looks at its ready lists once.
-  func whyWaiting(_ name: String, lines: [String: [Int]]) -> String? {
+  func whyWaiting(_ name: String, lines: [String: [Int]], missedEvents: Bool = false) -> String? {
     guard let op = operation(named: name), let q = queue(named: op.queue) else { return nil }
     switch op.state {
     case .executing, .finishing, .finished:
@@ -30,8 +34,10 @@ extension Projection {
         }
       }
       // A dependency may not be on any queue yet: the projection then has never heard of it.
+      let unknown =
+        missedEvents ? "not seen: its events did not arrive" : "not added to a queue yet"
       let waiting = op.dependencies.compactMap { d -> String? in
-        guard let dep = operation(named: d) else { return "\(d) (not added to a queue yet)" }
+        guard let dep = operation(named: d) else { return "\(d) (\(unknown))" }
         return dep.state == .finished ? nil : "\(d) (\(dep.state.rawValue))"
       }
       if !waiting.isEmpty {
