@@ -31,17 +31,9 @@ struct KeyEffect: Sendable, Equatable {
   }
 
   /// The effect of a key command, from the events it caused (`after`, the command's own first) and
-  /// the board as it is now; `heldBack`, what the key showed before the command (see `heldBack`).
+  /// the board as it is now.
   static func ofCommand(
-    _ command: Command, outcome: CommandOutcome, heldBack shown: ArraySlice<LogEntry> = [],
-    after: ArraySlice<LogEntry>, model: BoardModel
-  ) -> String {
-    let first = heldBack(shown).map { $0 + "; then " } ?? ""
-    return first + effect(of: command, outcome: outcome, after: after, model: model)
-  }
-
-  private static func effect(
-    of command: Command, outcome: CommandOutcome, after: ArraySlice<LogEntry>, model: BoardModel
+    _ command: Command, outcome: CommandOutcome, after: ArraySlice<LogEntry>, model: BoardModel
   ) -> String {
     if case .rejected(let why) = outcome { return "refused: \(why)" }
     var parts: [String] = []
@@ -104,11 +96,12 @@ struct KeyEffect: Sendable, Equatable {
 }
 
 extension BoardSession {
-  /// Remembers what the key just handled did, for the presenter layout.
-  func noteKey(_ input: KeyInput, logBefore: Int, commandsBefore: Int) {
+  /// Remembers what the key just handled did, for the presenter layout. `shownFirst`: what the
+  /// key showed before it acted, in words (see `heldBack`).
+  func noteKey(_ input: KeyInput, logBefore: Int, commandsBefore: Int, shownFirst: String?) {
     guard input != .resize else { return }
     let key = KeyPattern.key(input).label(ascii: false)
-    let shownFirst = ui.heldBack.flatMap { $0.upperBound <= log.count ? log[$0] : nil } ?? []
+    let first = shownFirst.map { $0 + "; then " } ?? ""
     if keyCommands.count > commandsBefore, ui.awaitingReply != nil, let status = ui.status {
       // Sent to a running program: its answer (`noteReply`) says what it did; nothing before.
       ui.lastKey = KeyEffect(key: key, effect: status.text)
@@ -117,11 +110,9 @@ extension BoardSession {
         ui.status?.kind == .rejected ? .rejected(ui.status?.text ?? "") : .applied
       let sentAt = min(max(sent.after, logBefore), log.count)
       let words = KeyEffect.ofCommand(
-        sent.command, outcome: outcome, heldBack: shownFirst, after: log[sentAt...],
-        model: liveModel)
-      ui.lastKey = KeyEffect(key: key, effect: words)
+        sent.command, outcome: outcome, after: log[sentAt...], model: liveModel)
+      ui.lastKey = KeyEffect(key: key, effect: first + words)
     } else if let status = ui.status {
-      let first = KeyEffect.heldBack(shownFirst).map { $0 + "; then " } ?? ""
       ui.lastKey = KeyEffect(key: key, effect: first + status.text)
     }
   }

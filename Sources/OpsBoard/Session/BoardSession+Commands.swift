@@ -94,8 +94,12 @@ extension BoardSession {
 
   /// Decide from everything the engine did: a moment may hold events back (the limit a scripted
   /// action just set), `send` reveals them before the command anyway, and a decision on the older
-  /// state would be refused or act on an outdated value.
+  /// state would be refused or act on an outdated value. What it showed is kept in `ui.heldBack`,
+  /// so the key's words can say it came first.
   func showHeldBack() {
-    if past == nil { revealAll() }
+    guard past == nil else { return }
+    let shownBefore = log.count
+    revealAll()
+    if log.count > shownBefore { ui.heldBack = shownBefore..<log.count }
   }
 }

@@ -10,12 +10,12 @@ extension BoardSession {
     let before = (log: log.count, commands: keyCommands.count)
     ui.heldBack = nil
     let result = dispatch(input)
-    noteKey(input, logBefore: before.log, commandsBefore: before.commands)
+    let shownFirst = ui.heldBack.flatMap { $0.upperBound <= log.count ? log[$0] : nil } ?? []
+    let first = KeyEffect.heldBack(shownFirst)
+    noteKey(input, logBefore: before.log, commandsBefore: before.commands, shownFirst: first)
     // Said after the key's own words, so the status line does not look as if the key did it.
-    if let range = ui.heldBack, range.upperBound <= log.count, let status = ui.status,
-      let words = KeyEffect.heldBack(log[range])
-    {
-      ui.status = StatusMessage(status.text + " — " + words, status.kind)
+    if let first, let status = ui.status {
+      ui.status = StatusMessage(status.text + " — " + first, status.kind)
     }
     return result
   }
@@ -123,9 +123,7 @@ extension BoardSession {
 
   private func answer(_ c: Confirmation, _ input: KeyInput) -> Bool {
     ui.confirmation = nil
-    let shownBefore = log.count
     if case .cancelAll = c.effect, KeyDecisions.isYes(input) { showHeldBack() }
-    if log.count > shownBefore { ui.heldBack = shownBefore..<log.count }
     carryOut(KeyDecisions.answer(c, input, in: model))
     return true
   }
@@ -230,9 +228,7 @@ extension BoardSession {
     }
     if quizHolds(action) { return true }
     // Decide from everything the engine did (see `showHeldBack`), on a selection in range.
-    let shownBefore = log.count
     if KeyDecisions.engineActions.contains(action), action != .cancelAll { showHeldBack() }
-    if log.count > shownBefore { ui.heldBack = shownBefore..<log.count }
     if action == .openDetail || action == .cancelOperation { ui.shared.clampSelection(model) }
     // A source that takes no commands says so before any question (C asked y/n, then refused).
     if KeyDecisions.engineActions.contains(action), past == nil, let why = source.commandRefusal {
