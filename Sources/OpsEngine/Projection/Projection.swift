@@ -217,14 +217,14 @@ public struct Projection: Sendable, Equatable {
     case .state(let o, let from, let to, let cause):
       transition(o, from: from, to: to, cause: cause, event: event)
     case .conditionWaiting(let o, let c, let d):
-      updateCondition(o, c) { $0.dependency = d }
+      updateCondition(o, .condition(c)) { $0.dependency = d }
     case .conditionStarted(let o, let c):
-      updateCondition(o, c) {
+      updateCondition(o, .condition(c)) {
         $0.status = .evaluating
         $0.evaluationStarted = t
       }
     case .conditionResult(let o, let c, let result, let error):
-      updateCondition(o, c) {
+      updateCondition(o, .condition(c)) {
         $0.status = result == .satisfied ? .satisfied : .failed
         $0.error = error
         $0.evaluationEnded = t
@@ -232,20 +232,20 @@ public struct Projection: Sendable, Equatable {
     case .exclusivityWaiting(let o, let category, let holder):
       updateOperation(o) { $0.waitingForLock = (category, holder) }
       startReclaiming(o)
-      updateLock(o, category) {
+      updateCondition(o, .lock(category)) {
         $0.status = .waitingForExclusivity
         $0.holder = holder
       }
     case .exclusivityAcquired(let o, let category):
       lockHolders[category] = o
       updateOperation(o) { $0.waitingForLock = nil }
-      updateLock(o, category) {
+      updateCondition(o, .lock(category)) {
         $0.status = .holdsLock
         $0.holder = nil
       }
     case .exclusivityReleased(let o, let category):
       if lockHolders[category] == o { lockHolders[category] = nil }
-      updateLock(o, category) { $0.status = .released }
+      updateCondition(o, .lock(category)) { $0.status = .released }
     case .cancelled(let o, let errors, let why):
       guard let i = row(of: o) else { break }
       // Read in place: the subscript's getter copies the whole record.
@@ -391,43 +391,34 @@ public struct Projection: Sendable, Equatable {
     change(&operations[i])
   }
 
+  /// Changes one of `o`'s conditions or categories, found by its index when `o` has many (see
+  /// `manyConditions`), else by a scan: the first that `key` names.
   private mutating func updateCondition(
-    _ o: String, _ label: String, _ change: (inout ConditionInfo) -> Void
+    _ o: String, _ key: ConditionKey, _ change: (inout ConditionInfo) -> Void
   ) {
     guard let i = row(of: o) else { return }
     let found =
-      manyConditions.isEmpty
-      ? nil : manyConditions[i].map { $0[.condition(label)] ?? -1 }
+      manyConditions.isEmpty ? nil : manyConditions[i].map { $0[key] ?? -1 }
     guard
-      let c = found
-        ?? operations.read(
-          i,
-          {
-            $0.pointee.conditions.firstIndex { !$0.isLock && $0.name == label }
-          }), c >= 0
-    else { return }
-    change(&operations[i].conditions[c])
-  }
-
-  private mutating func updateLock(
-    _ o: String, _ category: String, _ change: (inout ConditionInfo) -> Void
-  ) {
-    guard let i = row(of: o) else { return }
-    let found =
-      manyConditions.isEmpty
-      ? nil : manyConditions[i].map { $0[.lock(category)] ?? -1 }
-    guard
-      let c = found
-        ?? operations.read(i, { $0.pointee.conditions.firstIndex { $0.category == category } }),
+      let c = found ?? operations.read(i, { $0.pointee.conditions.firstIndex(where: key.names) }),
       c >= 0
     else { return }
     change(&operations[i].conditions[c])
   }
 
-  /// How `manyConditions` names a condition or a category.
+  /// How `manyConditions` and updates name a condition (by label) or a category.
   enum ConditionKey: Hashable {
     case condition(String)
     case lock(String)
+
+    init(_ info: ConditionInfo) { self = info.category.map(Self.lock) ?? .condition(info.name) }
+
+    func names(_ info: ConditionInfo) -> Bool {
+      switch self {
+      case .condition(let label): !info.isLock && info.name == label
+      case .lock(let category): info.category == category
+      }
+    }
   }
 
   /// Indexes the conditions of a new operation that has many (see `manyConditions`).
@@ -435,7 +426,7 @@ public struct Projection: Sendable, Equatable {
     guard conditions.count > Self.conditionsScanned else { return }
     var index: [ConditionKey: Int] = [:]
     for (c, info) in conditions.enumerated() {
-      let key = info.category.map(ConditionKey.lock) ?? .condition(info.name)
+      let key = ConditionKey(info)
       // The first of a name, as a scan would find it.
       if index[key] == nil { index[key] = c }
     }
